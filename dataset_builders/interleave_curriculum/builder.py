@@ -1,0 +1,137 @@
+"""The interleave curriculum as a ``datasets.GeneratorBasedBuilder``: configs ``stage-1`` .. ``stage-6`` or any length.
+
+Used in-process (``datasets`` >= 4 runs no loading scripts)::
+
+    builder = InterleaveCurriculum(config_name="stage-3")          # or InterleaveCurriculum(n_words=37)
+    builder.download_and_prepare(); test = builder.as_dataset("test")
+    stream = builder.as_streaming_dataset("train")                 # problems generated on the fly
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import datasets
+from datasets.builder import Key
+
+from dataset_builders.corpus import Corpus, load_corpus
+from dataset_builders.fetch import cache_dir
+from dataset_builders.interleave_curriculum.indexing import index_blocks
+from dataset_builders.interleave_curriculum.problems import GENERATOR_VERSION, InterleaveProblems
+from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
+from dataset_builders.prompts import PROMPT_VERSION
+
+DESCRIPTION = (
+    "Pairs of n-word fragments of public-domain prose (US State of the Union addresses, Gutenberg novels) "
+    "and their word-by-word interleave a1 b1 a2 b2 ...; problem i of a split is a pure function of "
+    "(seed, split, i)."
+)
+
+MESSAGES = datasets.List({"role": datasets.Value("string"), "content": datasets.Value("string")})
+
+FEATURES = datasets.Features({
+    "id": datasets.Value("string"),
+    "stage": datasets.Value("int32"),
+    "n_words": datasets.Value("int32"),
+    "text_a": datasets.Value("string"),
+    "text_b": datasets.Value("string"),
+    "target": datasets.Value("string"),
+    "prompt": MESSAGES,
+    "source_a": datasets.Value("string"),
+    "source_b": datasets.Value("string"),
+})
+
+
+@dataclass
+class InterleaveCurriculumConfig(datasets.BuilderConfig):
+    """Words per fragment, seed, split sizes and the first train index (to resume a stream)."""
+
+    n_words: int = 10
+    seed: int = 0
+    train_size: int = 10_000
+    validation_size: int = 256
+    test_size: int = 512
+    start_index: int = 0
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.n_words < 1:
+            raise ValueError(f"n_words must be >= 1, got {self.n_words}")
+        for field in ("train_size", "validation_size", "test_size", "start_index"):
+            if getattr(self, field) < 0:
+                raise ValueError(f"{field} must be >= 0, got {getattr(self, field)}")
+
+
+def custom_config_name(n_words: int) -> str:
+    """The config name for a fragment length outside the curriculum, e.g. ``words-37``."""
+    return f"words-{n_words}"
+
+
+def config_name_for(n_words: int) -> str:
+    """``stage-N`` for a curriculum length, else ``words-N``."""
+    stage = next((s for s, w in STAGE_WORDS.items() if w == n_words), None)
+    return f"stage-{stage}" if stage else custom_config_name(n_words)
+
+
+class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
+    """Interleave problems generated from the embedded corpus; test/validation use only held-out works."""
+
+    VERSION = datasets.Version("1.0.0")
+    BUILDER_CONFIG_CLASS = InterleaveCurriculumConfig
+    BUILDER_CONFIGS = [
+        InterleaveCurriculumConfig(name=f"stage-{stage}", version=datasets.Version("1.0.0"), n_words=words,
+                                   description=f"curriculum stage {stage}: {words} words per fragment")
+        for stage, words in STAGE_WORDS.items()
+    ]
+    DEFAULT_CONFIG_NAME = "stage-1"
+
+    def __init__(self, config_name: str | None = None, *, corpus: Corpus | None = None, **kwargs):
+        self.corpus = corpus if corpus is not None else load_corpus()
+        kwargs.setdefault("cache_dir", str(cache_dir("datasets")))
+        # The corpus and the generator code decide the examples: both go into the cache key.
+        kwargs.setdefault("hash", f"{self.corpus.manifest['fingerprint'][:16]}-g{GENERATOR_VERSION}-p{PROMPT_VERSION}")
+        super().__init__(config_name=config_name, **kwargs)
+        self._problems: dict[str, InterleaveProblems] = {}
+
+    def _create_builder_config(self, config_name=None, custom_features=None, config_id=None, **config_kwargs):
+        n_words = config_kwargs.get("n_words")
+        if config_name is None and n_words is not None:
+            config_name = config_name_for(n_words)
+        if config_name is not None and config_name not in self.builder_configs:
+            if n_words is None or config_name != custom_config_name(n_words):
+                raise ValueError(f"unknown config {config_name!r}: use one of {list(self.builder_configs)}, "
+                                 "or pass n_words=N (config words-N) for another fragment length")
+            config = InterleaveCurriculumConfig(name=config_name, version=self.VERSION,
+                                                description=f"{n_words} words per fragment", **config_kwargs)
+            return config, config.create_config_id({k: v for k, v in config_kwargs.items() if k != "n_words"})
+        named = self.builder_configs.get(config_name or self.DEFAULT_CONFIG_NAME)
+        if n_words is not None and n_words != named.n_words:
+            raise ValueError(f"config {named.name} has {named.n_words} words per fragment, not {n_words}")
+        config_kwargs.pop("n_words", None)
+        return super()._create_builder_config(config_name, custom_features, config_id, **config_kwargs)
+
+    def _info(self) -> datasets.DatasetInfo:
+        return datasets.DatasetInfo(
+            description=DESCRIPTION, features=FEATURES,
+            license="Texts: public domain (US State of the Union addresses; Project Gutenberg). Code: Apache-2.0.",
+        )
+
+    def problems(self, split: str) -> InterleaveProblems:
+        """The problem generator of ``split`` for this config (built once per builder)."""
+        if split not in self._problems:
+            self._problems[split] = InterleaveProblems(self.corpus, split, self.config.n_words, self.config.seed)
+        return self._problems[split]
+
+    def _split_generators(self, dl_manager):
+        c = self.config
+        ranges = {"train": (c.start_index, c.train_size), "validation": (0, c.validation_size), "test": (0, c.test_size)}
+        return [
+            datasets.SplitGenerator(name=split, gen_kwargs={"split": split, "blocks": index_blocks(start, count)})
+            for split, (start, count) in ranges.items() if count > 0
+        ]
+
+    def _generate_examples(self, split: str, blocks: list[tuple[int, int]]):
+        problems = self.problems(split)
+        for shard, (start, stop) in enumerate(blocks):
+            for index in range(start, stop):
+                yield Key(shard, index - start), problems[index]

@@ -1,0 +1,38 @@
+"""What training and evaluation call: a fresh-problem ``IterableDataset`` stream and a fixed held-out ``Dataset``."""
+
+from __future__ import annotations
+
+import datasets
+
+from dataset_builders.corpus import Corpus
+from dataset_builders.interleave_curriculum.builder import InterleaveCurriculum
+from dataset_builders.interleave_curriculum.stages import stage_words
+
+STREAM_SIZE = 10_000_000  # problems a training stream can yield; every one differs from the others
+
+
+def curriculum_builder(stage: int | None = None, n_words: int | None = None, corpus: Corpus | None = None,
+                       **config_kwargs) -> InterleaveCurriculum:
+    """The builder for curriculum ``stage`` (1-6) or for ``n_words`` words per fragment."""
+    if (stage is None) == (n_words is None):
+        raise ValueError("give exactly one of stage and n_words")
+    return InterleaveCurriculum(n_words=stage_words(stage) if stage is not None else n_words, corpus=corpus,
+                                **config_kwargs)
+
+
+def curriculum_stream(stage: int | None = None, n_words: int | None = None, seed: int = 0, start_index: int = 0,
+                      num_examples: int = STREAM_SIZE, corpus: Corpus | None = None) -> datasets.IterableDataset:
+    """Train problems ``start_index, start_index + 1, ...`` generated on the fly; resumable by index or state_dict."""
+    builder = curriculum_builder(stage, n_words, corpus, seed=seed, start_index=start_index, train_size=num_examples)
+    return builder.as_streaming_dataset(split="train")
+
+
+def curriculum_dataset(split: str, stage: int | None = None, n_words: int | None = None, seed: int = 0,
+                       size: int | None = None, corpus: Corpus | None = None) -> datasets.Dataset:
+    """The first ``size`` problems of ``split`` (default: the config's size) as an in-memory ``Dataset``."""
+    if split not in ("train", "validation", "test"):
+        raise ValueError(f"unknown split {split!r}; expected train, validation or test")
+    sizes = {f"{split}_size": size} if size is not None else {}
+    builder = curriculum_builder(stage, n_words, corpus, seed=seed, **sizes)
+    rows = list(builder.as_streaming_dataset(split=split))
+    return datasets.Dataset.from_list(rows, features=builder.info.features, split=split)

@@ -1,0 +1,60 @@
+"""The one prompt template of the project: the interleave and arithmetic prompts and the interleave target.
+
+The datasets, the trainer, evaluation and the demo all import from here, so a prompt is written once.
+Prompts are chat messages in TRL's conversational format: ``[{"role": "user", "content": ...}]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+PROMPT_VERSION = 1  # bump when a template changes: published datasets record it
+
+INTERLEAVE_INSTRUCTION = (
+    "You run two processes in parallel. Process A reads Text A and process B reads Text B. "
+    "They take turns, each emitting one word of its text per turn: A's first word, then B's first word, "
+    "then A's second word, then B's second word, and so on. When one text runs out of words, the other "
+    "process goes on alone with the rest of its words. Do this all in one turn. "
+    "Output only the interleaved words, separated by single spaces."
+)
+
+ARITHMETIC_INSTRUCTION = (
+    "What is {a} * {b}? Reply with the product only: digits only, no working, no words."
+)
+
+
+def _words(text: str | Sequence[str]) -> list[str]:
+    return text.split() if isinstance(text, str) else list(text)
+
+
+def interleave_words(words_a: str | Sequence[str], words_b: str | Sequence[str]) -> list[str]:
+    """a1 b1 a2 b2 ... while both have words, then the rest of the longer one (a string is split on whitespace)."""
+    a, b = _words(words_a), _words(words_b)
+    common = min(len(a), len(b))
+    out = [word for pair in zip(a[:common], b[:common]) for word in pair]
+    return out + a[common:] + b[common:]
+
+
+def interleave_target(words_a: str | Sequence[str], words_b: str | Sequence[str]) -> str:
+    """The interleave of two texts as one string of words joined by single spaces: the one target."""
+    return " ".join(interleave_words(words_a, words_b))
+
+
+def interleave_user_message(text_a: str, text_b: str) -> str:
+    """The user turn of the interleave prompt: the instruction, then Text A and Text B."""
+    return f"{INTERLEAVE_INSTRUCTION}\n\nText A:\n{text_a}\n\nText B:\n{text_b}"
+
+
+def interleave_prompt(text_a: str, text_b: str) -> list[dict[str, str]]:
+    """Chat messages asking to interleave ``text_a`` and ``text_b`` word by word."""
+    return [{"role": "user", "content": interleave_user_message(text_a, text_b)}]
+
+
+def arithmetic_user_message(a: int, b: int) -> str:
+    """The user turn of the arithmetic prompt: the product of ``a`` and ``b``, digits only."""
+    return ARITHMETIC_INSTRUCTION.format(a=a, b=b)
+
+
+def arithmetic_prompt(a: int, b: int) -> list[dict[str, str]]:
+    """Chat messages asking for ``a * b`` as digits only."""
+    return [{"role": "user", "content": arithmetic_user_message(a, b)}]

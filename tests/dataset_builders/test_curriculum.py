@@ -1,0 +1,173 @@
+"""The interleave curriculum on the real corpus: targets, fragment lengths, split hygiene, determinism, resume."""
+
+import json
+from collections import Counter
+from itertools import islice
+
+import pytest
+
+from dataset_builders.corpus import SPLITS
+from dataset_builders.interleave_curriculum import (
+    STAGE_WORDS, InterleaveCurriculum, InterleaveProblems, curriculum_dataset, curriculum_stream,
+)
+from dataset_builders.interleave_curriculum.fragments import FragmentPairs, ends_sentence, sentence_starts
+from dataset_builders.interleave_curriculum.indexing import KeyedPermutation, index_blocks
+from dataset_builders.prompts import interleave_prompt, interleave_target
+from tests.conftest import run_cli
+
+PER_SPLIT = 40  # problems checked per stage and split
+
+
+@pytest.fixture(scope="module")
+def problems(corpus):
+    return {(split, words): InterleaveProblems(corpus, split, words) for split in SPLITS for words in STAGE_WORDS.values()}
+
+
+@pytest.fixture(scope="module")
+def passages(corpus):
+    return {p.id: p for p in corpus.passages}
+
+
+def test_every_target_is_the_interleave_and_every_fragment_has_n_words(problems, passages):
+    for (split, words), gen in problems.items():
+        for ex in islice((gen[i] for i in range(10**6)), PER_SPLIT):
+            assert ex["n_words"] == words
+            assert len(ex["text_a"].split()) == words and len(ex["text_b"].split()) == words
+            assert ex["text_a"] == " ".join(ex["text_a"].split())  # single spaces, no paragraph breaks
+            assert ex["target"] == interleave_target(ex["text_a"].split(), ex["text_b"].split())
+            assert ex["target"].split()[0::2] == ex["text_a"].split() and ex["target"].split()[1::2] == ex["text_b"].split()
+            assert ex["prompt"] == interleave_prompt(ex["text_a"], ex["text_b"])
+            a, b = passages[ex["source_a"]], passages[ex["source_b"]]
+            assert ex["text_a"] in " ".join(a.text.split()) and ex["text_b"] in " ".join(b.text.split())
+            assert a.work_id != b.work_id
+            assert a.split == b.split == split
+
+
+def test_stage_configs_match_the_curriculum():
+    configs = {c.name: c.n_words for c in InterleaveCurriculum.BUILDER_CONFIGS}
+    assert configs == {f"stage-{s}": w for s, w in STAGE_WORDS.items()}
+
+
+def test_no_test_or_validation_work_can_reach_train(corpus, problems):
+    held_out = {p.work_id for p in corpus.passages if p.split in ("test", "validation")}
+    for words in STAGE_WORDS.values():
+        # Every train problem is a pair of these slots, so this covers all of them, not a sample.
+        train_works = set(problems[("train", words)].pairs.work_ids)
+        assert train_works and not train_works & held_out
+        for split in ("test", "validation"):
+            assert set(problems[(split, words)].pairs.work_ids) <= {p.work_id for p in corpus.split(split)}
+    sampled = {problems[("train", 50)][i][key].rsplit("/", 1)[0] for i in range(500) for key in ("source_a", "source_b")}
+    assert len(sampled) > 50 and not sampled & held_out
+
+
+def test_pairs_decode_to_every_cross_work_pair_exactly_once(corpus):
+    pairs = FragmentPairs(corpus, "test", 500)
+    work_sizes = Counter(pairs.slot_work.tolist())
+    assert pairs.n_pairs == sum(pairs.n_slots - work_sizes[w] for w in pairs.slot_work.tolist())
+    seen = set()
+    for pair in list(range(2000)) + list(range(pairs.n_pairs - 2000, pairs.n_pairs)):
+        first, second = pairs.slots(pair)
+        assert pairs.slot_work[first] != pairs.slot_work[second]
+        seen.add((first, second))
+    assert len(seen) == 4000
+    with pytest.raises(IndexError):
+        pairs.slots(pairs.n_pairs)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 64, 1000, 4097])
+def test_keyed_permutation_is_a_bijection(n):
+    perm = KeyedPermutation(n, "test")
+    assert sorted(perm(i) for i in range(n)) == list(range(n))
+    if n >= 64:
+        assert [perm(i) for i in range(n)] != list(range(n))
+        assert [perm(i) for i in range(n)] != [KeyedPermutation(n, "other")(i) for i in range(n)]
+
+
+def test_a_run_never_repeats_a_problem(problems):
+    gen = problems[("train", 10)]
+    assert len({gen.pair_index(i) for i in range(20_000)}) == 20_000
+    texts = [(ex["text_a"], ex["text_b"]) for ex in (gen[i] for i in range(2000))]
+    assert len(set(texts)) == len(texts)
+
+
+def test_fragments_start_at_sentence_starts(problems):
+    assert not ends_sentence("Mr.") and not ends_sentence("J.") and ends_sentence('end."') and ends_sentence("war?")
+    assert sentence_starts("He left. She stayed. Mr. Smith came. then".split()) == [0, 2, 4]
+    starts = Counter(ex["text_a"][0].isupper() or not ex["text_a"][0].isalpha() for ex in (problems[("test", 25)][i] for i in range(200)))
+    assert starts[True] == 200
+
+
+def problems_digest(corpus) -> dict:
+    """SHA-256 of problems 0, 100, ..., 2900 of seed 7 (25 words) per split: run here and in a subprocess."""
+    import hashlib
+
+    digests = {}
+    for split in ("train", "test"):
+        gen = InterleaveProblems(corpus, split, 25, seed=7)
+        digests[split] = hashlib.sha256(json.dumps([gen[i] for i in range(0, 3000, 100)]).encode()).hexdigest()
+    return digests
+
+
+def test_same_seed_gives_the_same_problems_in_another_process(corpus):
+    here = problems_digest(corpus)
+    code = ("import json; from dataset_builders.corpus import load_corpus; "
+            "from tests.dataset_builders.test_curriculum import problems_digest; "
+            "print(json.dumps(problems_digest(load_corpus())))")
+    proc = run_cli("-c", code, env={"PYTHONHASHSEED": "123"})
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == here
+
+
+def test_different_seeds_and_splits_differ(corpus):
+    seed0, seed1 = InterleaveProblems(corpus, "test", 25, seed=0), InterleaveProblems(corpus, "test", 25, seed=1)
+    a = [seed0[i]["target"] for i in range(50)]
+    b = [seed1[i]["target"] for i in range(50)]
+    assert len(set(a) & set(b)) == 0
+    assert seed0[3]["id"] != seed1[3]["id"] and seed0[3]["id"].endswith("-0000003")
+    assert seed0[0] == InterleaveProblems(corpus, "test", 25, seed=0)[0]
+
+
+def test_stream_resumes_from_an_index_and_from_a_state_dict(corpus):
+    full = [ex["id"] for ex in islice(curriculum_stream(stage=1, corpus=corpus, num_examples=2500), 1600)]
+    assert len(set(full)) == 1600
+    resumed = [ex["id"] for ex in islice(curriculum_stream(stage=1, corpus=corpus, start_index=1200), 400)]
+    assert resumed == full[1200:]
+    stream = curriculum_stream(stage=1, corpus=corpus, num_examples=2500)
+    it = iter(stream)
+    for _ in range(1100):
+        next(it)
+    state = stream.state_dict()
+    stream.load_state_dict(state)
+    assert [ex["id"] for ex in islice(stream, 500)] == full[1100:1600]
+
+
+def test_builder_prepares_splits_and_custom_lengths(corpus, tmp_path):
+    builder = InterleaveCurriculum("stage-2", corpus=corpus, cache_dir=str(tmp_path), train_size=30,
+                                   validation_size=10, test_size=20)
+    builder.download_and_prepare()
+    ds = builder.as_dataset()
+    assert {s: ds[s].num_rows for s in ds} == {"train": 30, "validation": 10, "test": 20}
+    assert ds["test"][5] == InterleaveProblems(corpus, "test", 25)[5]
+    custom = InterleaveCurriculum(n_words=37, corpus=corpus, cache_dir=str(tmp_path))
+    assert custom.config.name == "words-37"
+    ex = next(iter(custom.as_streaming_dataset("validation")))
+    assert ex["stage"] == 0 and len(ex["text_b"].split()) == 37
+    held_out = curriculum_dataset("test", stage=6, corpus=corpus, size=8)
+    assert held_out.num_rows == 8 and held_out[0]["n_words"] == 500
+    with pytest.raises(ValueError, match="words per fragment"):
+        InterleaveCurriculum("stage-2", n_words=30, corpus=corpus, cache_dir=str(tmp_path))
+    with pytest.raises(ValueError, match="unknown config"):
+        InterleaveCurriculum("stage-7", corpus=corpus, cache_dir=str(tmp_path))
+
+
+def test_index_blocks_cover_the_range_once():
+    assert index_blocks(5, 2500, block=1000) == [(5, 1005), (1005, 2005), (2005, 2505)]
+    assert index_blocks(0, 0) == []
+
+
+def test_preview_cli_prints_problems_and_rejects_unknown_stages():
+    proc = run_cli("-m", "dataset_builders.interleave_curriculum", "--stage", "2", "-n", "2", "--split", "test")
+    assert proc.returncode == 0, proc.stderr
+    assert "25w-test-seed0-0000001" in proc.stdout and "Do this all in one turn" in proc.stdout
+    bad = run_cli("-m", "dataset_builders.interleave_curriculum", "--stage", "9")
+    assert bad.returncode == 2 and "unknown curriculum stage 9" in bad.stderr and "Traceback" not in bad.stderr

@@ -1,0 +1,52 @@
+"""The one prompt template and the one interleave target."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dataset_builders.prompts import (
+    arithmetic_prompt, interleave_prompt, interleave_target, interleave_words,
+)
+
+WORD = st.text(alphabet="abcdefghij,.", min_size=1, max_size=6)
+
+
+def test_equal_lengths_alternate_a_first():
+    assert interleave_target("a1 a2 a3", "b1 b2 b3") == "a1 b1 a2 b2 a3 b3"
+    assert interleave_target(["a1", "a2"], ["b1", "b2"]) == "a1 b1 a2 b2"
+
+
+def test_the_longer_text_goes_on_alone():
+    assert interleave_target("a1 a2 a3 a4", "b1") == "a1 b1 a2 a3 a4"
+    assert interleave_target("a1", "b1 b2 b3") == "a1 b1 b2 b3"
+    assert interleave_target("", "b1 b2") == "b1 b2"
+    assert interleave_target([], []) == ""
+
+
+def test_whitespace_of_a_string_text_is_normalised():
+    assert interleave_target("a1\n\na2  a3", " b1\tb2 ") == "a1 b1 a2 b2 a3"
+
+
+@given(st.lists(WORD, max_size=30), st.lists(WORD, max_size=30))
+def test_interleave_keeps_every_word_in_order(a, b):
+    out = interleave_words(a, b)
+    assert len(out) == len(a) + len(b)
+    common = min(len(a), len(b))
+    assert out[0:2 * common:2] == a[:common] and out[1:2 * common:2] == b[:common]
+    assert out[2 * common:] == a[common:] + b[common:]
+    assert interleave_target(a, b) == " ".join(out)
+
+
+def test_interleave_prompt_is_one_user_message_with_the_framing_and_both_texts():
+    messages = interleave_prompt("alpha beta", "gamma delta")
+    assert [m["role"] for m in messages] == ["user"]
+    content = messages[0]["content"]
+    assert "two processes in parallel" in content and "Do this all in one turn" in content
+    assert "single spaces" in content
+    assert content.index("Text A:\nalpha beta") < content.index("Text B:\ngamma delta")
+
+
+def test_arithmetic_prompt_asks_for_digits_only():
+    messages = arithmetic_prompt(123, 45)
+    assert [m["role"] for m in messages] == ["user"]
+    content = messages[0]["content"]
+    assert "123 * 45" in content and "digits only" in content and "no working" in content
