@@ -55,6 +55,10 @@ class InterleaveCurriculumConfig(datasets.BuilderConfig):
 
     def __post_init__(self):
         super().__post_init__()
+        self.check()
+
+    def check(self) -> None:
+        """Raise ValueError for sizes or lengths that make no sense (named configs are checked again after overrides)."""
         if self.n_words < 1:
             raise ValueError(f"n_words must be >= 1, got {self.n_words}")
         for field in ("train_size", "validation_size", "test_size", "start_index"):
@@ -91,6 +95,7 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
         # The corpus and the generator code decide the examples: both go into the cache key.
         kwargs.setdefault("hash", f"{self.corpus.manifest['fingerprint'][:16]}-g{GENERATOR_VERSION}-p{PROMPT_VERSION}")
         super().__init__(config_name=config_name, **kwargs)
+        self.config.check()
         self._problems: dict[str, InterleaveProblems] = {}
 
     def _create_builder_config(self, config_name=None, custom_features=None, config_id=None, **config_kwargs):

@@ -1,0 +1,38 @@
+"""``python -m dataset_builders.arithmetic [--config 3x2]``: print a few multiplication problems."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from dataset_builders.arithmetic.problems import ArithmeticProblems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m dataset_builders.arithmetic", description=__doc__)
+    parser.add_argument("--config", default="3x2", help="AxB: digits of the two operands (default 3x2)")
+    parser.add_argument("--split", default="train", choices=("train", "validation", "test"))
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--start", type=int, default=0, help="first problem index")
+    parser.add_argument("-n", "--count", type=int, default=5, help="problems to print")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        a_digits, b_digits = (int(d) for d in args.config.lower().split("x"))
+        problems = ArithmeticProblems(a_digits, b_digits, args.seed)
+        rows = [problems.problem(args.split, i) for i in range(args.start, args.start + args.count)]
+    except (ValueError, IndexError) as exc:
+        message = "--config must look like 3x2" if "unpack" in str(exc) or "invalid literal" in str(exc) else exc
+        print(f"error: {message}", file=sys.stderr)
+        return 2
+    print(f"{a_digits}-digit x {b_digits}-digit, split {args.split}, seed {args.seed}: {problems.n_pairs:,} operand pairs, "
+          f"{2 * problems.held_out_per_split:,} held out for test/validation, {problems.n_train:,} for train")
+    for row in rows:
+        print(f"{row['id']}: {row['a']} * {row['b']} = {row['answer']}")
+    print(f"\nprompt of the last problem (role user):\n{rows[-1]['prompt'][0]['content']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

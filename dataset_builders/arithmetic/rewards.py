@@ -1,0 +1,37 @@
+"""Arithmetic rewards in TRL's reward signature: ``reward(prompts, completions, answer, **kwargs) -> list[float]``.
+
+``completions`` are strings or conversational lists of messages (``[{"role": "assistant", "content": ...}]``);
+the dataset's ``answer`` column arrives as a keyword argument. Scores come from :mod:`.scoring`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dataset_builders.arithmetic.scoring import is_digits_only, score_completion
+
+
+def completion_text(completion: str | Sequence[dict]) -> str:
+    """The text of a completion: the string itself, or the assistant contents of a message list joined."""
+    if isinstance(completion, str):
+        return completion
+    parts = [m.get("content") or "" for m in completion if m.get("role", "assistant") == "assistant"]
+    return "".join(p if isinstance(p, str) else "".join(c.get("text", "") for c in p) for p in parts)
+
+
+def arithmetic_exact_reward(prompts, completions, answer, **kwargs) -> list[float]:
+    """1.0 when the extracted answer is the product, else 0.0."""
+    return [score_completion(completion_text(c), a).exact for c, a in zip(completions, answer, strict=True)]
+
+
+def arithmetic_partial_reward(prompts, completions, answer, **kwargs) -> list[float]:
+    """Partial credit: 1.0 exact, else the mean of digit and relative closeness; 0.0 without a number."""
+    return [score_completion(completion_text(c), a).partial for c, a in zip(completions, answer, strict=True)]
+
+
+def arithmetic_format_reward(prompts, completions, **kwargs) -> list[float]:
+    """1.0 when the completion is digits only, as the prompt asks, else 0.0."""
+    return [float(is_digits_only(completion_text(c))) for c in completions]
+
+
+ARITHMETIC_REWARDS = (arithmetic_exact_reward, arithmetic_partial_reward, arithmetic_format_reward)
