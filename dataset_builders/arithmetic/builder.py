@@ -82,6 +82,7 @@ class Arithmetic(datasets.GeneratorBasedBuilder):
 
     def __init__(self, config_name: str | None = None, **kwargs):
         kwargs.setdefault("cache_dir", str(cache_dir("datasets")))
+        kwargs.setdefault("dataset_name", "arithmetic")
         kwargs.setdefault("hash", f"g{GENERATOR_VERSION}-p{PROMPT_VERSION}")
         super().__init__(config_name=config_name, **kwargs)
         self.config.check()
@@ -119,10 +120,13 @@ class Arithmetic(datasets.GeneratorBasedBuilder):
     def _split_generators(self, dl_manager):
         c = self.config
         ranges = {"train": (c.start_index, c.train_size), "validation": (0, c.validation_size), "test": (0, c.test_size)}
-        return [
-            datasets.SplitGenerator(name=split, gen_kwargs={"split": split, "blocks": index_blocks(start, count)})
-            for split, (start, count) in ranges.items() if count > 0
-        ]
+        generators = []
+        for split, (start, count) in ranges.items():
+            if count > 0:
+                generator = datasets.SplitGenerator(name=split, gen_kwargs={"split": split, "blocks": index_blocks(start, count)})
+                generator.split_info.num_examples = count  # progress bars show a total
+                generators.append(generator)
+        return generators
 
     def _generate_examples(self, split: str, blocks: list[tuple[int, int]]):
         for shard, (start, stop) in enumerate(blocks):

