@@ -18,7 +18,7 @@ N ?= 1
 MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
-.PHONY: help setup corpus model train-stage test clean lock
+.PHONY: help setup corpus model train-stage test clean lock dataset-preview publish-datasets
 
 help:  ## list the targets
 	@grep -hE '^[a-zA-Z0-9_%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
@@ -59,3 +59,17 @@ lock: $(STAMP)  ## rewrite requirements/lock.txt from the current .venv
 
 clean:  ## remove .venv and the caches
 	rm -rf $(VENV) .cache .pytest_cache
+
+STAGE ?= 1
+OUT ?= dist/datasets
+PUBLISH_ARGS ?=
+
+dataset-preview: $(STAMP)  ## print a few problems (make dataset-preview STAGE=1..6, STAGE=arithmetic or STAGE=arithmetic-3x3)
+	@case "$(STAGE)" in \
+	  arithmetic) $(PY) -m dataset_builders.arithmetic ;; \
+	  arithmetic-*) $(PY) -m dataset_builders.arithmetic --config "$(patsubst arithmetic-%,%,$(STAGE))" ;; \
+	  *) $(PY) -m dataset_builders.interleave_curriculum --stage "$(STAGE)" ;; \
+	esac
+
+publish-datasets: $(STAMP)  ## write the curriculum + arithmetic datasets as Hub folders in OUT (PUBLISH_ARGS="--namespace ME" pushes)
+	@$(PY) -m dataset_builders.publish --out $(OUT) $(PUBLISH_ARGS)

@@ -171,3 +171,12 @@ def test_preview_cli_prints_problems_and_rejects_unknown_stages():
     assert "25w-test-seed0-0000001" in proc.stdout and "Do this all in one turn" in proc.stdout
     bad = run_cli("-m", "dataset_builders.interleave_curriculum", "--stage", "9")
     assert bad.returncode == 2 and "unknown curriculum stage 9" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_make_dataset_preview_shows_a_stage_and_arithmetic():
+    stage = run_cli("make", "-s", "dataset-preview", "STAGE=2")
+    assert stage.returncode == 0, stage.stderr
+    assert "25w-train-seed0-0000000" in stage.stdout
+    arithmetic = run_cli("make", "-s", "dataset-preview", "STAGE=arithmetic")
+    assert arithmetic.returncode == 0, arithmetic.stderr
+    assert "3x2-train-seed0-0000000" in arithmetic.stdout
