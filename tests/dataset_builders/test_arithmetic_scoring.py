@@ -74,3 +74,25 @@ def test_rewards_take_trls_call_signature():
     assert arithmetic_format_reward(**kwargs) == [1.0, 0.0, 1.0, 0.0]
     plain = dict(kwargs, prompts=["What is 123 * 45?"] * 4, completions=["5535", "x", "5535.", " 5535 "])
     assert arithmetic_exact_reward(**plain) == [1.0, 0.0, 1.0, 1.0]
+
+
+def test_stream_and_rewards_run_in_trls_grpo_trainer(tiny_model_dir, tmp_path):
+    """The on-the-fly stream feeds GRPOTrainer in order, and the rewards get the dataset columns as TRL passes them."""
+    from trl import GRPOConfig, GRPOTrainer
+
+    from dataset_builders.arithmetic import ARITHMETIC_REWARDS, arithmetic_stream
+
+    seen = []
+
+    def record_ids(prompts, completions, id, answer, **kwargs):
+        seen.extend(id)
+        assert all(isinstance(a, int) for a in answer)
+        return [0.0] * len(completions)
+
+    args = GRPOConfig(output_dir=str(tmp_path), max_steps=2, per_device_train_batch_size=4, num_generations=2,
+                      max_completion_length=4, report_to=[], save_strategy="no", use_cpu=True, shuffle_dataset=False,
+                      disable_tqdm=True)
+    trainer = GRPOTrainer(model=str(tiny_model_dir), reward_funcs=[*ARITHMETIC_REWARDS, record_ids], args=args,
+                          train_dataset=arithmetic_stream(start_index=100))
+    trainer.train()
+    assert seen == [f"3x2-train-seed0-{i:07d}" for i in range(100, 104) for _ in range(2)]
