@@ -44,7 +44,8 @@ def _rows_table(infos: dict[str, datasets.DatasetInfo], first_column: str, descr
     lines = [f"| {first_column} | train | validation | test |", "|---|---|---|---|"]
     for name, info in infos.items():
         rows = {s: f"{i.num_examples:,}" for s, i in info.splits.items()}
-        lines.append(f"| `{name}` ({describe(name)}) | {rows.get('train', '-')} | {rows.get('validation', '-')} | {rows.get('test', '-')} |")
+        counts = " | ".join(rows.get(split, "-") for split in ("train", "validation", "test"))
+        lines.append(f"| `{name}` ({describe(name)}) | {counts} |")
     return "\n".join(lines)
 
 

@@ -28,6 +28,7 @@ def push_folder(folder: Path, repo_id: str, token: str, private: bool = False, m
         api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
         info = api.upload_folder(folder_path=str(folder), repo_id=repo_id, repo_type="dataset", commit_message=message)
     except Exception as exc:  # noqa: BLE001 - any Hub failure becomes one clear message
-        detail = str(exc).replace(token, "***") if token else str(exc)
-        raise HubError(f"could not push {folder} to {repo_id}: {type(exc).__name__}: {detail.splitlines()[0] if detail else ''}") from None
+        detail = (str(exc).replace(token, "***") if token else str(exc)).strip()
+        first_line = detail.splitlines()[0] if detail else ""
+        raise HubError(f"could not push {folder} to {repo_id}: {type(exc).__name__}: {first_line}") from None
     return getattr(info, "commit_url", str(info))

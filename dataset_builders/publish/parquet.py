@@ -16,7 +16,8 @@ def write_config_parquet(builder: datasets.DatasetBuilder, folder: Path) -> data
     """Generate the builder's splits into ``folder/data/<config>/``; return its info (features, rows per split)."""
     config = builder.config.name
     dest = Path(folder) / "data" / config
-    with tempfile.TemporaryDirectory(dir=folder, prefix=".prepare-") as tmp:
+    # Prepared next to the folder, not in it: an interrupted run must leave nothing that gets uploaded.
+    with tempfile.TemporaryDirectory(dir=Path(folder).parent, prefix=f".{Path(folder).name}-prepare-") as tmp:
         prepared = Path(tmp) / "prepared"
         builder.download_and_prepare(output_dir=str(prepared), file_format="parquet")
         shutil.rmtree(dest, ignore_errors=True)

@@ -60,7 +60,8 @@ def test_score_completion_reports_every_score():
 def test_completion_text_reads_strings_and_messages():
     assert completion_text("42") == "42"
     assert completion_text([{"role": "assistant", "content": "42"}]) == "42"
-    assert completion_text([{"role": "assistant", "content": [{"type": "text", "text": "4"}, {"type": "text", "text": "2"}]}]) == "42"
+    parts = [{"type": "text", "text": "4"}, {"type": "text", "text": "2"}]
+    assert completion_text([{"role": "assistant", "content": parts}]) == "42"
 
 
 def test_rewards_take_trls_call_signature():
