@@ -4,7 +4,7 @@ import datasets
 import evaluate
 
 # evaluate copies only the sibling modules this script imports at top level: import both.
-from .nw_alignment import Scoring, nw_alignment, nw_score
+from .nw_alignment import Scoring, nw_alignment, nw_scores
 from .nw_kernels import available_backends
 
 _DESCRIPTION = """
@@ -82,7 +82,7 @@ class NeedlemanWunsch(evaluate.Metric):
             raise ValueError(f"backend {backend!r} is not available; installed: {available_backends('score')}")
         options = dict(scoring=Scoring(match, mismatch, gap), lowercase=lowercase,
                        strip_punctuation=strip_punctuation)
-        scores = [nw_score(p, r, backend=backend, **options) for p, r in zip(predictions, references)]
+        scores = nw_scores(predictions, references, backend=backend, **options)
         result = {"needleman_wunsch": sum(scores) / len(scores) if scores else 0.0, "scores": scores}
         if return_alignment:
             alignment_backend = backend if backend in ("auto", *available_backends("traceback")) else "auto"

@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Hashable, Iterable, Sequence
 from typing import NamedTuple, Union
 
-from .nw_kernels import DEFAULT_SCORING, OP_NAMES, Scoring, alignment_score, alignment_traceback
+from .nw_kernels import DEFAULT_SCORING, OP_NAMES, Scoring, alignment_score, alignment_scores, alignment_traceback
 
 Text = Union[str, Sequence[str]]
 
@@ -66,6 +66,12 @@ def sequence_score(a: Sequence[Hashable], b: Sequence[Hashable], scoring: Scorin
     return alignment_score(*to_ids(a, b), scoring, backend)
 
 
+def sequence_scores(pairs: Iterable[tuple[Sequence[Hashable], Sequence[Hashable]]],
+                    scoring: Scoring = DEFAULT_SCORING, backend: str = "auto", workers: int = 1) -> list:
+    """S of each (a, b) pair of sequences; ``workers`` threads share a batch on rapidfuzz (-1: every core)."""
+    return alignment_scores([to_ids(a, b) for a, b in pairs], scoring, backend, workers)
+
+
 def normalize(score, reference_length: int, prediction_length: int, scoring: Scoring = DEFAULT_SCORING) -> float:
     """max(0, S) / (match * len(reference)); an empty reference scores 1.0 only against an empty prediction."""
     if reference_length == 0:
@@ -81,9 +87,15 @@ def nw_score(prediction: Text, reference: Text, *, scoring: Scoring = DEFAULT_SC
     return normalize(sequence_score(pred, ref, scoring, backend), len(ref), len(pred), scoring)
 
 
-def nw_scores(predictions: Iterable[Text], references: Iterable[Text], **options) -> list[float]:
-    """``nw_score`` of each (prediction, reference) pair."""
-    return [nw_score(p, r, **options) for p, r in zip(predictions, references, strict=True)]
+def nw_scores(predictions: Iterable[Text], references: Iterable[Text], *, scoring: Scoring = DEFAULT_SCORING,
+              lowercase: bool = False, strip_punctuation: bool = False, backend: str = "auto",
+              workers: int = 1) -> list[float]:
+    """``nw_score`` of each (prediction, reference) pair, as one batch (see ``sequence_scores``)."""
+    words = [(split_words(p, lowercase=lowercase, strip_punctuation=strip_punctuation),
+              split_words(r, lowercase=lowercase, strip_punctuation=strip_punctuation))
+             for p, r in zip(predictions, references, strict=True)]
+    scores = sequence_scores(words, scoring, backend, workers)
+    return [normalize(s, len(r), len(p), scoring) for s, (p, r) in zip(scores, words)]
 
 
 def nw_alignment(prediction: Text, reference: Text, *, scoring: Scoring = DEFAULT_SCORING, lowercase: bool = False,

@@ -1,8 +1,9 @@
 """Needleman-Wunsch dynamic programs over integer ids: score and traceback, one kernel per backend.
 
 Backends, fastest first: numba (anti-diagonal SIMD score, compiled lazily on first use and cached
-on disk), rapidfuzz (weighted Levenshtein, score only), numpy (row-wise with a prefix max) and
-plain Python. All return the exact textbook score for integral scoring parameters.
+on disk), rapidfuzz (weighted Levenshtein, score only; first for LCS-like scores, where it is
+bit-parallel), numpy (row-wise with a prefix max) and plain Python. All return the exact textbook
+score for integral scoring parameters; fractional ones run on numpy and Python (float64).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -31,7 +33,7 @@ class Scoring:
     mismatch: float = -1
     gap: float = -1
 
-    @property
+    @cached_property
     def integral(self) -> bool:
         return all(float(x).is_integer() for x in (self.match, self.mismatch, self.gap))
 
@@ -158,6 +160,13 @@ def _to_native(value, scoring: Scoring):
 
 # --- rapidfuzz: S = (match * (n + m) - d) / 2, d a weighted Levenshtein distance -------------
 
+try:
+    from rapidfuzz import process as _rapidfuzz_process
+    from rapidfuzz.distance import Levenshtein as _Levenshtein
+except Exception:  # noqa: BLE001 - absent or broken: the other backends take over
+    _rapidfuzz_process = _Levenshtein = None
+
+
 def rapidfuzz_weights(scoring: Scoring):
     """(insert, delete, substitute) costs whose distance d gives S = (match * (n + m) - d) / 2, or None."""
     if not scoring.integral:
@@ -171,14 +180,12 @@ def rapidfuzz_weights(scoring: Scoring):
 
 def score_rapidfuzz(a, b, scoring: Scoring = DEFAULT_SCORING):
     """Optimal global alignment score through rapidfuzz's weighted Levenshtein distance (C++)."""
-    from rapidfuzz.distance import Levenshtein
-
     weights = rapidfuzz_weights(scoring)
     if weights is None:
         raise ValueError(f"rapidfuzz cannot express {scoring}")
     a = a.tolist() if isinstance(a, np.ndarray) else a
     b = b.tolist() if isinstance(b, np.ndarray) else b
-    d = Levenshtein.distance(a, b, weights=weights)
+    d = _Levenshtein.distance(a, b, weights=weights)
     return (scoring.as_ints()[0] * (len(a) + len(b)) - d) // 2
 
 
@@ -334,20 +341,12 @@ def _int32(x) -> np.ndarray:
 
 SCORE_KERNELS = {"numba": score_numba, "rapidfuzz": score_rapidfuzz, "numpy": score_numpy, "python": score_python}
 TRACEBACK_KERNELS = {"numba": traceback_numba, "numpy": traceback_numpy, "python": traceback_python}
-_broken: set[str] = set()
+_broken: set[str] = set()  # installed, but failed at first use
+_INSTALLED = {"numba": _numba is not None, "rapidfuzz": _Levenshtein is not None, "numpy": True, "python": True}
 
 
 def _installed(name: str) -> bool:
-    if name in _broken:
-        return False
-    if name == "numba":
-        return _numba is not None
-    if name == "rapidfuzz":
-        try:
-            import rapidfuzz.distance.Levenshtein  # noqa: F401
-        except ImportError:
-            return False
-    return True
+    return _INSTALLED[name] and name not in _broken
 
 
 def available_backends(kind: str = "score") -> list[str]:
@@ -376,10 +375,19 @@ def _candidates(kind: str, backend: str, a, b, scoring: Scoring) -> list[str]:
         if not _applies(requested, a, b, scoring):
             raise ValueError(f"the {requested} backend cannot score {scoring} for lengths {len(a)}, {len(b)}")
         return [requested]
+    if kind == "score" and _lcs_like(scoring):
+        order = ("rapidfuzz", *(name for name in order if name != "rapidfuzz"))
     return [name for name in order if _installed(name) and _applies(name, a, b, scoring)]
 
 
-def _run(kind: str, kernels: dict, a, b, scoring: Scoring, backend: str):
+def _lcs_like(scoring: Scoring) -> bool:
+    """Substitutions never pay: rapidfuzz then runs its bit-parallel LCS, faster than the numba DP."""
+    weights = rapidfuzz_weights(scoring)
+    return weights is not None and weights[2] >= 2 * weights[0]
+
+
+def _pick(kind: str, backend: str, a, b, scoring: Scoring) -> str:
+    """The backend to run: the requested one, or the first candidate that works (numba may fail to compile)."""
     candidates = _candidates(kind, backend, a, b, scoring)
     for name in candidates:
         if name == "numba" and len(candidates) > 1 and not _numba_ready:
@@ -389,15 +397,32 @@ def _run(kind: str, kernels: dict, a, b, scoring: Scoring, backend: str):
                 logger.warning("needleman_wunsch: numba kernels failed to compile (%s); falling back", error)
                 _broken.add("numba")
                 continue
-        return kernels[name](a, b, scoring)
+        return name
     raise RuntimeError(f"no {kind} backend applies to {scoring}")
 
 
 def alignment_score(a, b, scoring: Scoring = DEFAULT_SCORING, backend: str = "auto"):
     """Optimal global alignment score S of two id sequences, on the fastest applicable backend."""
-    return _run("score", SCORE_KERNELS, a, b, scoring, backend)
+    return SCORE_KERNELS[_pick("score", backend, a, b, scoring)](a, b, scoring)
+
+
+def alignment_scores(pairs, scoring: Scoring = DEFAULT_SCORING, backend: str = "auto", workers: int = 1) -> list:
+    """S of each (a, b) pair of id sequences; on rapidfuzz, ``workers`` threads (-1: every core) share the batch."""
+    pairs = list(pairs)
+    if not pairs:
+        return []
+    longest = max(pairs, key=lambda pair: len(pair[0]) + len(pair[1]))
+    name = _pick("score", backend, *longest, scoring)
+    if name == "rapidfuzz" and workers != 1 and hasattr(_rapidfuzz_process, "cpdist"):
+        distances = _rapidfuzz_process.cpdist([list(a) for a, _ in pairs], [list(b) for _, b in pairs],
+                                              scorer=_Levenshtein.distance, workers=workers,
+                                              scorer_kwargs={"weights": rapidfuzz_weights(scoring)})
+        match = scoring.as_ints()[0]
+        return [(match * (len(a) + len(b)) - int(d)) // 2 for (a, b), d in zip(pairs, distances)]
+    kernel = SCORE_KERNELS[name]
+    return [kernel(a, b, scoring) for a, b in pairs]
 
 
 def alignment_traceback(a, b, scoring: Scoring = DEFAULT_SCORING, backend: str = "auto"):
     """(S, op codes from start to end) of the optimal alignment; ties prefer diagonal, insert, delete."""
-    return _run("traceback", TRACEBACK_KERNELS, a, b, scoring, backend)
+    return TRACEBACK_KERNELS[_pick("traceback", backend, a, b, scoring)](a, b, scoring)

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from metrics.needleman_wunsch import nw_kernels
 from metrics.needleman_wunsch.nw_alignment import pairs_from_ops, rescore, to_ids
 from metrics.needleman_wunsch.nw_kernels import (
-    SCORE_BACKENDS, TRACEBACK_BACKENDS, Scoring, alignment_score, alignment_traceback, available_backends,
+    SCORE_BACKENDS, TRACEBACK_BACKENDS, Scoring, alignment_score, alignment_scores, alignment_traceback,
+    available_backends,
 )
 from tests.metrics.reference_dp import reference_score
 
@@ -40,6 +41,15 @@ def test_every_score_backend_equals_the_textbook_dp(pred, ref, scoring):
     assert {"numba", "numpy", "python"} <= set(backends)
     for name in backends:
         assert alignment_score(a, b, scoring, backend=name) == expected, name
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(words, words), max_size=6), scorings, st.sampled_from([1, 2, -1]))
+def test_batches_equal_the_textbook_dp_pair_by_pair(pairs, scoring, workers):
+    id_pairs = [to_ids(p, r) for p, r in pairs]
+    expected = [reference_score(p, r, *scoring.as_ints()) for p, r in pairs]
+    for name in SCORE_BACKENDS:  # rapidfuzz with workers != 1 takes its threaded C++ batch (cpdist)
+        assert alignment_scores(id_pairs, scoring, backend=name, workers=workers) == expected, name
 
 
 @PROPERTY
@@ -117,6 +127,7 @@ def test_auto_picks_numba_then_falls_back(monkeypatch):
 
 
 def test_backend_choice_by_environment_and_errors(monkeypatch):
+    assert nw_kernels._candidates("score", "auto", [1], [1], Scoring(1, 0, 0))[0] == "rapidfuzz"  # bit-parallel LCS
     monkeypatch.setenv(nw_kernels.BACKEND_ENV, "python")
     assert nw_kernels._candidates("score", "auto", [1], [1], Scoring()) == ["python"]
     with pytest.raises(ValueError, match="unknown score backend"):
