@@ -19,9 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from metrics.needleman_wunsch.nw_alignment import Scoring, nw_score, sequence_score, split_words
+from metrics.needleman_wunsch.nw_alignment import Scoring, nw_score, nw_scores, sequence_scores, split_words
 
 LCS_SCORING = Scoring(match=1, mismatch=0, gap=0)
+# Threads per batch on the rapidfuzz backend (the one a machine without numba uses); -1: every core.
+REWARD_WORKERS = -1
 
 
 def completion_text(completion: str | Sequence[dict]) -> str:
@@ -46,24 +48,29 @@ def word_ngrams(words: Sequence[str], n: int) -> list[tuple]:
     return list(zip(*(padded[i:] for i in range(n))))
 
 
-def ngram_dice(prediction: str, target: str, n: int = 3) -> float:
+def ngram_dices(predictions: Sequence[str], targets: Sequence[str], n: int = 3, workers: int = 1) -> list[float]:
     """2 * (target n-grams kept in order) / (n-grams of prediction + of target); 1.0 iff the words are equal."""
-    pred_words, target_words = split_words(prediction), split_words(target)
-    if not target_words or not pred_words:
-        return nw_score(pred_words, target_words)
-    pred_grams, target_grams = word_ngrams(pred_words, n), word_ngrams(target_words, n)
-    kept = sequence_score(pred_grams, target_grams, LCS_SCORING)
-    return 2 * kept / (len(pred_grams) + len(target_grams))
+    words = [(split_words(p), split_words(t)) for p, t in zip(predictions, targets, strict=True)]
+    grams = [(word_ngrams(p, n), word_ngrams(t, n)) for p, t in words if p and t]
+    kept = iter(sequence_scores(grams, LCS_SCORING, workers=workers))
+    # An empty side has no n-grams to compare: the strict score decides (1.0 only when both are empty).
+    return [2 * next(kept) / (len(word_ngrams(p, n)) + len(word_ngrams(t, n))) if p and t else nw_score(p, t)
+            for p, t in words]
+
+
+def ngram_dice(prediction: str, target: str, n: int = 3) -> float:
+    """``ngram_dices`` of one pair."""
+    return ngram_dices([prediction], [target], n)[0]
 
 
 def interleave_strict_reward(prompts, completions, target, **kwargs) -> list[float]:
     """The needleman_wunsch metric of each completion against its target interleave."""
-    return [nw_score(completion_text(c), t) for c, t in zip(completions, target, strict=True)]
+    return nw_scores([completion_text(c) for c in completions], target, workers=REWARD_WORKERS)
 
 
 def interleave_trigram_reward(prompts, completions, target, **kwargs) -> list[float]:
     """Dense: the Dice score of target word trigrams kept in order; copying one or both texts scores ~0."""
-    return [ngram_dice(completion_text(c), t, 3) for c, t in zip(completions, target, strict=True)]
+    return ngram_dices([completion_text(c) for c in completions], target, 3, workers=REWARD_WORKERS)
 
 
 # The pair for GRPOConfig(reward_weights=...): the dense reward leads, the metric keeps the goal in view.

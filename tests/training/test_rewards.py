@@ -153,6 +153,19 @@ def test_on_real_prose_copies_earn_next_to_nothing(corpus):
         assert min(margins) > 0, n
 
 
+@pytest.mark.parametrize("backend", ["rapidfuzz", "numpy"])
+def test_rewards_are_the_same_on_the_backends_of_a_machine_without_numba(monkeypatch, backend):
+    rng = random.Random(1)
+    vocab = [f"w{i}" for i in range(30)]
+    targets = [" ".join(rng.choices(vocab, k=rng.randint(0, 60))) for _ in range(20)]
+    outputs = [" ".join(rng.choices(vocab, k=rng.randint(0, 60))) for _ in range(20)]
+    outputs[:3] = targets[:3]
+    expected = [f(None, outputs, target=targets) for f in INTERLEAVE_REWARDS]
+    monkeypatch.setenv("NEEDLEMAN_WUNSCH_BACKEND", backend)
+    assert [f(None, outputs, target=targets) for f in INTERLEAVE_REWARDS] == expected
+    assert expected[0][:3] == expected[1][:3] == [1.0, 1.0, 1.0]
+
+
 def test_strict_reward_is_the_metric():
     target = "a1 b1 a2 b2 a3 b3"
     for completion in ("a1 b1 a2 b2 a3 b3", "a1 b1 a2", "a1 a2 a3 b1 b2 b3", ""):
