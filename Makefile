@@ -18,7 +18,7 @@ N ?= 1
 MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
-.PHONY: help setup corpus model train-stage test clean lock dataset-preview publish-datasets
+.PHONY: help setup corpus model train-stage test clean lock dataset-preview publish-datasets bench-metric
 
 help:  ## list the targets
 	@grep -hE '^[a-zA-Z0-9_%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
@@ -73,3 +73,6 @@ dataset-preview: $(STAMP)  ## print a few problems (make dataset-preview STAGE=1
 
 publish-datasets: $(STAMP)  ## write the curriculum + arithmetic datasets as Hub folders in OUT (PUBLISH_ARGS="--namespace ME" pushes)
 	@$(PY) -m dataset_builders.publish --out $(OUT) $(PUBLISH_ARGS)
+
+bench-metric: $(STAMP)  ## time the Needleman-Wunsch metric vs pure Python, Biopython, rapidfuzz; writes results/bench-metric/
+	@$(PY) -m metrics.needleman_wunsch.bench --results results/bench-metric
