@@ -170,3 +170,30 @@ def test_strict_reward_is_the_metric():
     target = "a1 b1 a2 b2 a3 b3"
     for completion in ("a1 b1 a2 b2 a3 b3", "a1 b1 a2", "a1 a2 a3 b1 b2 b3", ""):
         assert interleave_strict_reward(None, [completion], target=[target]) == [nw_score(completion, target)]
+
+
+def test_rewards_run_in_trls_grpo_trainer(tiny_model_dir, tmp_path):
+    """GRPOTrainer calls the rewards with chat completions and the dataset's target column, and logs each one."""
+    from datasets import Dataset
+    from trl import GRPOConfig, GRPOTrainer
+
+    rows = [{"prompt": [{"role": "user", "content": f"Interleave: a{i} a{i + 1} / b{i} b{i + 1}"}],
+             "text_a": f"a{i} a{i + 1}", "text_b": f"b{i} b{i + 1}", "target": f"a{i} b{i} a{i + 1} b{i + 1}"}
+            for i in range(4)]
+    seen = []
+
+    def record_columns(prompts, completions, target, text_a, text_b, **kwargs):
+        seen.append((completions[0], target[0], text_a[0], text_b[0]))
+        return [0.0] * len(completions)
+
+    args = GRPOConfig(output_dir=str(tmp_path), max_steps=1, per_device_train_batch_size=4, num_generations=2,
+                      max_completion_length=6, report_to=[], save_strategy="no", use_cpu=True, disable_tqdm=True,
+                      reward_weights=[*INTERLEAVE_REWARD_WEIGHTS, 0.0], logging_steps=1)
+    trainer = GRPOTrainer(model=str(tiny_model_dir), reward_funcs=[*INTERLEAVE_REWARDS, record_columns], args=args,
+                          train_dataset=Dataset.from_list(rows))
+    trainer.train()
+    completion, target, text_a, text_b = seen[0]
+    assert isinstance(completion, list) and completion[0]["role"] == "assistant"
+    assert target.split() == [text_a.split()[0], text_b.split()[0], text_a.split()[1], text_b.split()[1]]
+    logged = {key for entry in trainer.state.log_history for key in entry}
+    assert {"rewards/interleave_trigram_reward/mean", "rewards/interleave_strict_reward/mean"} <= logged
