@@ -58,3 +58,19 @@ def arithmetic_user_message(a: int, b: int) -> str:
 def arithmetic_prompt(a: int, b: int) -> list[dict[str, str]]:
     """Chat messages asking for ``a * b`` as digits only."""
     return [{"role": "user", "content": arithmetic_user_message(a, b)}]
+
+
+def completion_text(completion: str | Sequence[dict]) -> str:
+    """The text of a completion: the string itself, or its assistant messages' contents joined by newlines.
+
+    A message's content may be a string or a list of parts (``{"type": "text", "text": ...}``), concatenated.
+    """
+    if isinstance(completion, str):
+        return completion
+    texts = []
+    for message in completion:
+        if message.get("role", "assistant") != "assistant":
+            continue
+        content = message.get("content") or ""
+        texts.append(content if isinstance(content, str) else "".join(part.get("text", "") for part in content))
+    return "\n".join(texts)

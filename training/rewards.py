@@ -19,24 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from dataset_builders.prompts import completion_text
 from metrics.needleman_wunsch.nw_alignment import Scoring, nw_score, nw_scores, sequence_scores, split_words
 
 LCS_SCORING = Scoring(match=1, mismatch=0, gap=0)
 # Threads per batch on the rapidfuzz backend (the one a machine without numba uses); -1: every core.
 REWARD_WORKERS = -1
-
-
-def completion_text(completion: str | Sequence[dict]) -> str:
-    """The text of a completion: the string, or its assistant messages' contents joined by newlines."""
-    if isinstance(completion, str):
-        return completion
-    parts = []
-    for message in completion:
-        if message.get("role", "assistant") != "assistant":
-            continue
-        content = message.get("content") or ""
-        parts.append(content if isinstance(content, str) else " ".join(c.get("text", "") for c in content))
-    return "\n".join(parts)
 
 
 START, END = object(), object()  # boundary markers: equal only to themselves, never to a word

@@ -6,17 +6,8 @@ the dataset's ``answer`` column arrives as a keyword argument. Scores come from 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from dataset_builders.arithmetic.scoring import is_digits_only, score_completion
-
-
-def completion_text(completion: str | Sequence[dict]) -> str:
-    """The text of a completion: the string itself, or the assistant contents of a message list joined."""
-    if isinstance(completion, str):
-        return completion
-    parts = [m.get("content") or "" for m in completion if m.get("role", "assistant") == "assistant"]
-    return "".join(p if isinstance(p, str) else "".join(c.get("text", "") for c in p) for p in parts)
+from dataset_builders.prompts import completion_text
 
 
 def arithmetic_exact_reward(prompts, completions, answer, **kwargs) -> list[float]:

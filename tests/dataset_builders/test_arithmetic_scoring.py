@@ -3,7 +3,7 @@
 import pytest
 
 from dataset_builders.arithmetic import (
-    arithmetic_exact_reward, arithmetic_format_reward, arithmetic_partial_reward, completion_text, digit_closeness,
+    arithmetic_exact_reward, arithmetic_format_reward, arithmetic_partial_reward, digit_closeness,
     extract_answer, partial_credit, relative_closeness, score_completion,
 )
 
@@ -55,13 +55,6 @@ def test_score_completion_reports_every_score():
     assert score_completion("5535", "5535").digits_only == 1.0  # answers read back from files may be strings
     miss = score_completion("no idea", 5535)
     assert miss.extracted is None and miss.to_dict()["partial"] == 0.0
-
-
-def test_completion_text_reads_strings_and_messages():
-    assert completion_text("42") == "42"
-    assert completion_text([{"role": "assistant", "content": "42"}]) == "42"
-    parts = [{"type": "text", "text": "4"}, {"type": "text", "text": "2"}]
-    assert completion_text([{"role": "assistant", "content": parts}]) == "42"
 
 
 def test_rewards_take_trls_call_signature():

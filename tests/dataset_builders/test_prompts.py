@@ -4,7 +4,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dataset_builders.prompts import (
-    arithmetic_prompt, interleave_prompt, interleave_target, interleave_words,
+    arithmetic_prompt, completion_text, interleave_prompt, interleave_target, interleave_words,
 )
 
 WORD = st.text(alphabet="abcdefghij,.", min_size=1, max_size=6)
@@ -50,3 +50,17 @@ def test_arithmetic_prompt_asks_for_digits_only():
     assert [m["role"] for m in messages] == ["user"]
     content = messages[0]["content"]
     assert "123 * 45" in content and "digits only" in content and "no working" in content
+
+
+def test_completion_text_of_message_lists():
+    assert completion_text("a b") == "a b"
+    assert completion_text([{"role": "assistant", "content": "a b"}, {"role": "assistant", "content": "c"}]) == "a b\nc"
+    assert completion_text([{"role": "assistant", "content": [{"type": "text", "text": "a"}]}]) == "a"
+    assert completion_text([{"role": "tool", "content": "x"}, {"role": "assistant", "content": None}]) == ""
+
+
+def test_completion_text_reads_strings_and_messages():
+    assert completion_text("42") == "42"
+    assert completion_text([{"role": "assistant", "content": "42"}]) == "42"
+    parts = [{"type": "text", "text": "4"}, {"type": "text", "text": "2"}]
+    assert completion_text([{"role": "assistant", "content": parts}]) == "42"

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from metrics.needleman_wunsch.nw_alignment import nw_score, sequence_score
 from training.rewards import (
-    INTERLEAVE_REWARD_WEIGHTS, INTERLEAVE_REWARDS, completion_text, interleave_strict_reward,
+    INTERLEAVE_REWARD_WEIGHTS, INTERLEAVE_REWARDS, interleave_strict_reward,
     interleave_trigram_reward, ngram_dice, word_ngrams,
 )
 
@@ -59,13 +59,6 @@ def test_rewards_take_trls_call_with_strings_and_conversations():
     assert interleave_trigram_reward(["p", "p"], plain, target=target) == [1.0, 0.0]
     with pytest.raises(ValueError):
         interleave_strict_reward(["p"], plain, target=target[:1])
-
-
-def test_completion_text_of_message_lists():
-    assert completion_text("a b") == "a b"
-    assert completion_text([{"role": "assistant", "content": "a b"}, {"role": "assistant", "content": "c"}]) == "a b\nc"
-    assert completion_text([{"role": "assistant", "content": [{"type": "text", "text": "a"}]}]) == "a"
-    assert completion_text([{"role": "tool", "content": "x"}, {"role": "assistant", "content": None}]) == ""
 
 
 def test_ngram_dice_definition():
