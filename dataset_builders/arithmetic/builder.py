@@ -17,7 +17,7 @@ from datasets.builder import Key
 
 from dataset_builders.arithmetic.problems import GENERATOR_VERSION, HELD_OUT_PER_SPLIT, ArithmeticProblems
 from dataset_builders.fetch import cache_dir
-from dataset_builders.interleave_curriculum.indexing import index_blocks
+from dataset_builders.indexing import split_generators
 from dataset_builders.prompts import PROMPT_VERSION
 
 DESCRIPTION = (
@@ -119,14 +119,7 @@ class Arithmetic(datasets.GeneratorBasedBuilder):
 
     def _split_generators(self, dl_manager):
         c = self.config
-        ranges = {"train": (c.start_index, c.train_size), "validation": (0, c.validation_size), "test": (0, c.test_size)}
-        generators = []
-        for split, (start, count) in ranges.items():
-            if count > 0:
-                generator = datasets.SplitGenerator(name=split, gen_kwargs={"split": split, "blocks": index_blocks(start, count)})
-                generator.split_info.num_examples = count  # progress bars show a total
-                generators.append(generator)
-        return generators
+        return split_generators((c.start_index, c.train_size), c.validation_size, c.test_size)
 
     def _generate_examples(self, split: str, blocks: list[tuple[int, int]]):
         for shard, (start, stop) in enumerate(blocks):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from math import isqrt
 
-from dataset_builders.interleave_curriculum.indexing import KeyedPermutation, keyed_int
+from dataset_builders.indexing import KeyedPermutation, keyed_int
 from dataset_builders.prompts import arithmetic_prompt
 
 logger = logging.getLogger(__name__)

@@ -16,7 +16,7 @@ from datasets.builder import Key
 
 from dataset_builders.corpus import Corpus, load_corpus
 from dataset_builders.fetch import cache_dir
-from dataset_builders.interleave_curriculum.indexing import index_blocks
+from dataset_builders.indexing import split_generators
 from dataset_builders.interleave_curriculum.problems import GENERATOR_VERSION, InterleaveProblems
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
 from dataset_builders.prompts import PROMPT_VERSION
@@ -130,14 +130,7 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
 
     def _split_generators(self, dl_manager):
         c = self.config
-        ranges = {"train": (c.start_index, c.train_size), "validation": (0, c.validation_size), "test": (0, c.test_size)}
-        generators = []
-        for split, (start, count) in ranges.items():
-            if count > 0:
-                generator = datasets.SplitGenerator(name=split, gen_kwargs={"split": split, "blocks": index_blocks(start, count)})
-                generator.split_info.num_examples = count  # progress bars show a total
-                generators.append(generator)
-        return generators
+        return split_generators((c.start_index, c.train_size), c.validation_size, c.test_size)
 
     def _generate_examples(self, split: str, blocks: list[tuple[int, int]]):
         problems = self.problems(split)

@@ -11,7 +11,7 @@ from dataset_builders.interleave_curriculum import (
     STAGE_WORDS, InterleaveCurriculum, InterleaveProblems, curriculum_dataset, curriculum_stream,
 )
 from dataset_builders.interleave_curriculum.fragments import FragmentPairs, ends_sentence, sentence_starts
-from dataset_builders.interleave_curriculum.indexing import KeyedPermutation, index_blocks
+from dataset_builders.indexing import KeyedPermutation, index_blocks
 from dataset_builders.prompts import interleave_prompt, interleave_target
 from tests.conftest import run_cli
 

@@ -1,4 +1,4 @@
-"""Addressable problem indices: a keyed pseudo-random permutation of ``range(n)`` and index blocks.
+"""Addressable problem indices: a keyed pseudo-random permutation of ``range(n)``, index blocks, split generators.
 
 The permutation maps problem ``i`` to a distinct position in O(1): a balanced Feistel network on the
 smallest even number of bits that covers ``n``, BLAKE2b as the round function, cycle-walking back into
@@ -59,3 +59,19 @@ def index_blocks(start: int, count: int, block: int = 1000) -> list[tuple[int, i
     if start < 0 or count < 0:
         raise ValueError(f"start and count must be >= 0, got {start} and {count}")
     return [(s, min(s + block, start + count)) for s in range(start, start + count, block)]
+
+
+def split_generators(train: tuple[int, int], validation: int, test: int) -> list:
+    """``datasets.SplitGenerator`` s for addressable problems: train ``(start, count)``, validation and test from 0.
+
+    Each passes ``split`` and index ``blocks`` to ``_generate_examples``; empty splits are left out.
+    """
+    import datasets
+
+    generators = []
+    for split, (start, count) in {"train": train, "validation": (0, validation), "test": (0, test)}.items():
+        if count > 0:
+            generator = datasets.SplitGenerator(name=split, gen_kwargs={"split": split, "blocks": index_blocks(start, count)})
+            generator.split_info.num_examples = count  # progress bars show a total
+            generators.append(generator)
+    return generators
