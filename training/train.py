@@ -13,6 +13,7 @@ import sys
 from dataset_builders.corpus import SPLITS, load_corpus
 from dataset_builders.fetch import FetchError
 from dataset_builders.interleave_curriculum import STAGE_WORDS, stage_words
+from training.completion_length import max_completion_length, tokens_per_word
 from training.models import EMBEDDED_MODEL, ModelUnavailable, load_model, pick_device, resolve_model
 
 logger = logging.getLogger(__name__)
@@ -24,7 +25,8 @@ def describe_plan(stage: int, model_name: str, device: str | None = None) -> dic
     corpus = load_corpus()
     usable = {split: len(corpus.split(split, min_words=n_words)) for split in SPLITS}
     device = pick_device(device)
-    model, _ = load_model(model_name, device=device)
+    model, tokenizer = load_model(model_name, device=device)
+    per_word = tokens_per_word(tokenizer, corpus, "train")
     return {
         "stage": stage,
         "n_words": n_words,
@@ -36,6 +38,8 @@ def describe_plan(stage: int, model_name: str, device: str | None = None) -> dic
         "corpus": str(corpus.path),
         "corpus_sources": corpus.sources,
         "passages_with_enough_words": usable,
+        "tokens_per_word": per_word,
+        "max_completion_length": max_completion_length(n_words, per_word),
     }
 
 
@@ -58,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"corpus  {', '.join(plan['corpus_sources'])} at {plan['corpus']}")
     print("passages long enough for this stage: "
           + ", ".join(f"{split} {n:,}" for split, n in plan["passages_with_enough_words"].items()))
+    print(f"completions up to {plan['max_completion_length']} tokens "
+          f"({plan['tokens_per_word']:.2f} tokens per word on this tokenizer, x 2 x {plan['n_words']} words, +30% + 16)")
     print("GRPO training is not implemented yet (issue 5): corpus and model are ready, nothing was trained.")
     return 0
 
