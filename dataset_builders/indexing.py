@@ -9,6 +9,9 @@ stream), so every process and every Python version agrees.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
+
+import datasets
 
 ROUNDS = 6
 
@@ -66,8 +69,6 @@ def split_generators(train: tuple[int, int], validation: int, test: int) -> list
 
     Each passes ``split`` and index ``blocks`` to ``_generate_examples``; empty splits are left out.
     """
-    import datasets
-
     generators = []
     for split, (start, count) in {"train": train, "validation": (0, validation), "test": (0, test)}.items():
         if count > 0:
@@ -75,3 +76,28 @@ def split_generators(train: tuple[int, int], validation: int, test: int) -> list
             generator.split_info.num_examples = count  # progress bars show a total
             generators.append(generator)
     return generators
+
+
+@dataclass
+class AddressableConfig(datasets.BuilderConfig):
+    """Seed, split sizes and the first train index of a builder whose problem i is a function of (seed, split, i)."""
+
+    seed: int = 0
+    train_size: int = 10_000
+    validation_size: int = 256
+    test_size: int = 512
+    start_index: int = 0
+
+    def __post_init__(self):
+        super().__post_init__()
+        self.check()
+
+    def check(self) -> None:
+        """Raise ValueError for sizes that make no sense (named configs are checked again after overrides)."""
+        for field in ("train_size", "validation_size", "test_size", "start_index"):
+            if getattr(self, field) < 0:
+                raise ValueError(f"{field} must be >= 0, got {getattr(self, field)}")
+
+    def split_generators(self) -> list:
+        """The split generators of these sizes (see :func:`split_generators`)."""
+        return split_generators((self.start_index, self.train_size), self.validation_size, self.test_size)

@@ -17,7 +17,7 @@ from datasets.builder import Key
 
 from dataset_builders.arithmetic.problems import GENERATOR_VERSION, HELD_OUT_PER_SPLIT, ArithmeticProblems
 from dataset_builders.fetch import cache_dir
-from dataset_builders.indexing import split_generators
+from dataset_builders.indexing import AddressableConfig
 from dataset_builders.prompts import PROMPT_VERSION
 
 DESCRIPTION = (
@@ -36,27 +36,16 @@ FEATURES = datasets.Features({
 
 
 @dataclass
-class ArithmeticConfig(datasets.BuilderConfig):
-    """Digits per operand, seed, split sizes, the held-out reserve and the first train index."""
+class ArithmeticConfig(AddressableConfig):
+    """Digits per operand and the held-out reserve, plus seed, split sizes and first train index."""
 
     a_digits: int = 3
     b_digits: int = 2
-    seed: int = 0
-    train_size: int = 10_000
-    validation_size: int = 256
-    test_size: int = 512
     held_out_per_split: int = HELD_OUT_PER_SPLIT
-    start_index: int = 0
-
-    def __post_init__(self):
-        super().__post_init__()
-        self.check()
 
     def check(self) -> None:
-        """Raise ValueError for sizes or lengths that make no sense (named configs are checked again after overrides)."""
-        for field in ("train_size", "validation_size", "test_size", "start_index"):
-            if getattr(self, field) < 0:
-                raise ValueError(f"{field} must be >= 0, got {getattr(self, field)}")
+        """Raise ValueError for sizes that make no sense or held-out splits larger than their reserve."""
+        super().check()
         for field in ("validation_size", "test_size"):
             if getattr(self, field) > self.held_out_per_split:
                 raise ValueError(f"{field} {getattr(self, field)} exceeds held_out_per_split {self.held_out_per_split}")
@@ -118,8 +107,7 @@ class Arithmetic(datasets.GeneratorBasedBuilder):
                                     license="Generated integers: public domain. Code: Apache-2.0.")
 
     def _split_generators(self, dl_manager):
-        c = self.config
-        return split_generators((c.start_index, c.train_size), c.validation_size, c.test_size)
+        return self.config.split_generators()
 
     def _generate_examples(self, split: str, blocks: list[tuple[int, int]]):
         for shard, (start, stop) in enumerate(blocks):

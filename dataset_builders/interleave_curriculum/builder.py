@@ -16,7 +16,7 @@ from datasets.builder import Key
 
 from dataset_builders.corpus import Corpus, load_corpus
 from dataset_builders.fetch import cache_dir
-from dataset_builders.indexing import split_generators
+from dataset_builders.indexing import AddressableConfig
 from dataset_builders.interleave_curriculum.problems import GENERATOR_VERSION, InterleaveProblems
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
 from dataset_builders.prompts import PROMPT_VERSION
@@ -43,27 +43,16 @@ FEATURES = datasets.Features({
 
 
 @dataclass
-class InterleaveCurriculumConfig(datasets.BuilderConfig):
-    """Words per fragment, seed, split sizes and the first train index (to resume a stream)."""
+class InterleaveCurriculumConfig(AddressableConfig):
+    """Words per fragment, plus seed, split sizes and the first train index (to resume a stream)."""
 
     n_words: int = 10
-    seed: int = 0
-    train_size: int = 10_000
-    validation_size: int = 256
-    test_size: int = 512
-    start_index: int = 0
-
-    def __post_init__(self):
-        super().__post_init__()
-        self.check()
 
     def check(self) -> None:
-        """Raise ValueError for sizes or lengths that make no sense (named configs are checked again after overrides)."""
+        """Raise ValueError for a fragment length or sizes that make no sense."""
         if self.n_words < 1:
             raise ValueError(f"n_words must be >= 1, got {self.n_words}")
-        for field in ("train_size", "validation_size", "test_size", "start_index"):
-            if getattr(self, field) < 0:
-                raise ValueError(f"{field} must be >= 0, got {getattr(self, field)}")
+        super().check()
 
 
 def custom_config_name(n_words: int) -> str:
@@ -129,8 +118,7 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
         return self._problems[split]
 
     def _split_generators(self, dl_manager):
-        c = self.config
-        return split_generators((c.start_index, c.train_size), c.validation_size, c.test_size)
+        return self.config.split_generators()
 
     def _generate_examples(self, split: str, blocks: list[tuple[int, int]]):
         problems = self.problems(split)
