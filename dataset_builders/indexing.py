@@ -101,3 +101,16 @@ class AddressableConfig(datasets.BuilderConfig):
     def split_generators(self) -> list:
         """The split generators of these sizes (see :func:`split_generators`)."""
         return split_generators((self.start_index, self.train_size), self.validation_size, self.test_size)
+
+
+def split_dataset(builder: datasets.GeneratorBasedBuilder, split: str) -> datasets.Dataset:
+    """All problems of one split of ``builder`` (its configured size), generated in order, as an in-memory ``Dataset``."""
+    rows = list(builder.as_streaming_dataset(split=split))
+    return datasets.Dataset.from_list(rows, features=builder.info.features, split=split)
+
+
+def size_override(split: str, size: int | None) -> dict[str, int]:
+    """Config kwargs that set ``split``'s size (none when ``size`` is None); rejects unknown split names."""
+    if split not in ("train", "validation", "test"):
+        raise ValueError(f"unknown split {split!r}; expected train, validation or test")
+    return {f"{split}_size": size} if size is not None else {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datasets
 
 from dataset_builders.corpus import Corpus
+from dataset_builders.indexing import size_override, split_dataset
 from dataset_builders.interleave_curriculum.builder import InterleaveCurriculum
 from dataset_builders.interleave_curriculum.stages import stage_words
 
@@ -30,9 +31,5 @@ def curriculum_stream(stage: int | None = None, n_words: int | None = None, seed
 def curriculum_dataset(split: str, stage: int | None = None, n_words: int | None = None, seed: int = 0,
                        size: int | None = None, corpus: Corpus | None = None) -> datasets.Dataset:
     """The first ``size`` problems of ``split`` (default: the config's size) as an in-memory ``Dataset``."""
-    if split not in ("train", "validation", "test"):
-        raise ValueError(f"unknown split {split!r}; expected train, validation or test")
-    sizes = {f"{split}_size": size} if size is not None else {}
-    builder = curriculum_builder(stage, n_words, corpus, seed=seed, **sizes)
-    rows = list(builder.as_streaming_dataset(split=split))
-    return datasets.Dataset.from_list(rows, features=builder.info.features, split=split)
+    builder = curriculum_builder(stage, n_words, corpus, seed=seed, **size_override(split, size))
+    return split_dataset(builder, split)
