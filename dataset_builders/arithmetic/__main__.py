@@ -6,7 +6,7 @@ import argparse
 import logging
 import sys
 
-from dataset_builders.arithmetic.problems import ArithmeticProblems
+from dataset_builders.arithmetic.builder import Arithmetic
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,13 +19,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
-        a_digits, b_digits = (int(d) for d in args.config.lower().split("x"))
-        problems = ArithmeticProblems(a_digits, b_digits, args.seed)
+        builder = Arithmetic(args.config.lower(), seed=args.seed)  # the builder's config: the same problems as the dataset
+        problems = builder.problems
         rows = [problems.problem(args.split, i) for i in range(args.start, args.start + args.count)]
     except (ValueError, IndexError) as exc:
-        message = "--config must look like 3x2" if "unpack" in str(exc) or "invalid literal" in str(exc) else exc
-        print(f"error: {message}", file=sys.stderr)
+        print(f"error: {exc}", file=sys.stderr)
         return 2
+    a_digits, b_digits = builder.config.a_digits, builder.config.b_digits
     print(f"{a_digits}-digit x {b_digits}-digit, split {args.split}, seed {args.seed}: {problems.n_pairs:,} operand pairs, "
           f"{2 * problems.held_out_per_split:,} held out for test/validation, {problems.n_train:,} for train")
     for row in rows:

@@ -103,3 +103,13 @@ def test_preview_cli_prints_problems_and_explains_bad_configs():
     assert "3x2-test-seed0-0000001" in proc.stdout and "digits only" in proc.stdout
     bad = run_cli("-m", "dataset_builders.arithmetic", "--config", "1x1")
     assert bad.returncode == 2 and "too few" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_preview_shows_the_same_problems_as_the_dataset():
+    """A config with its own held-out reserve (2x2) must preview exactly the dataset's problems."""
+    from dataset_builders.arithmetic import arithmetic_dataset
+
+    first = arithmetic_dataset("train", "2x2", size=1)[0]
+    proc = run_cli("-m", "dataset_builders.arithmetic", "--config", "2x2", "-n", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert f"{first['id']}: {first['a']} * {first['b']} = {first['answer']}" in proc.stdout
