@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from transformers import TrainerCallback
 
+from training.dynamic_sampling import zero_std_groups
+
 logger = logging.getLogger(__name__)
 
 
@@ -29,14 +31,12 @@ class GroupStats:
 
 def group_stats(completions: list[str], rewards: list[float], group_size: int, atol: float = 1e-6) -> GroupStats:
     """Count groups (consecutive ``group_size`` generations of one prompt) with zero reward spread / one text."""
-    if len(completions) != len(rewards) or len(rewards) % group_size:
-        raise ValueError(f"{len(completions)} completions and {len(rewards)} rewards do not form groups of {group_size}")
-    zero_std = identical = 0
-    for start in range(0, len(rewards), group_size):
-        group_rewards = rewards[start:start + group_size]
-        zero_std += max(group_rewards) - min(group_rewards) <= atol
-        identical += len(set(completions[start:start + group_size])) == 1
-    return GroupStats(len(rewards) // group_size, zero_std, identical)
+    if len(completions) != len(rewards):
+        raise ValueError(f"{len(completions)} completions and {len(rewards)} rewards do not pair up")
+    zero_std = zero_std_groups(rewards, group_size, atol)
+    identical = sum(len(set(completions[start:start + group_size])) == 1
+                    for start in range(0, len(completions), group_size))
+    return GroupStats(len(rewards) // group_size, len(zero_std), identical)
 
 
 class CollapseGuard(TrainerCallback):

@@ -1,71 +1,220 @@
-"""``python -m training.train``: prepare corpus and model for a curriculum stage and report the plan.
+"""``python -m training.train --config training/recipes/<recipe>.yaml [--flag value ...]``: one GRPO run.
 
-GRPO itself is not wired in yet (issue 5): this entry point prepares everything a stage needs
-(corpus, model, device) and prints what it would train, so `make train-stage N=...` works end to end.
+Trains a LoRA adapter with TRL's GRPOTrainer on a curriculum stage (or the arithmetic control):
+stage N starts from stage N-1's final adapter unless ``--init_adapter`` says otherwise; ``--resume``
+continues from the run's latest complete checkpoint, data position included. Everything a run writes
+lives in ``output_dir`` (checkpoints, ``final/``, completions.jsonl.gz, sample_outputs.log,
+metrics.jsonl); at the end metrics, a summary and plots are copied to ``results/<run>/``.
+Exit codes: 0 trained, 2 a setup error (message, no traceback), 3 stopped by the collapse guard.
 """
 
 from __future__ import annotations
 
-import argparse
+import json
 import logging
+import shutil
 import sys
+import time
+from pathlib import Path
 
-from dataset_builders.corpus import SPLITS, load_corpus
 from dataset_builders.fetch import FetchError
-from dataset_builders.interleave_curriculum import STAGE_WORDS, stage_words
-from training.completion_length import max_completion_length, tokens_per_word
-from training.models import EMBEDDED_MODEL, ModelUnavailable, load_model, pick_device, resolve_model
+from training.arguments import RecipeError, RunArguments, parse_run_arguments
+from training.models import ModelUnavailable
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("training.train")
+
+EXIT_SETUP_ERROR = 2
+EXIT_COLLAPSED = 3
 
 
-def describe_plan(stage: int, model_name: str, device: str | None = None) -> dict:
-    """Prepare corpus + model for ``stage`` and return what a run would train on."""
-    n_words = stage_words(stage)
-    corpus = load_corpus()
-    usable = {split: len(corpus.split(split, min_words=n_words)) for split in SPLITS}
-    device = pick_device(device)
-    model, tokenizer = load_model(model_name, device=device)
-    per_word = tokens_per_word(tokenizer, corpus, "train")
-    return {
-        "stage": stage,
-        "n_words": n_words,
-        "model": model_name,
-        "model_path": resolve_model(model_name),
-        "parameters": sum(p.numel() for p in model.parameters()),
-        "dtype": str(model.dtype).removeprefix("torch."),
-        "device": device,
-        "corpus": str(corpus.path),
-        "corpus_sources": corpus.sources,
-        "passages_with_enough_words": usable,
-        "tokens_per_word": per_word,
-        "max_completion_length": max_completion_length(n_words, per_word),
-    }
+def report(line: str) -> None:
+    """Run reports a person should see (saves, pruning, collapse, clipping): one line on stdout."""
+    print(line, flush=True)
+
+
+def previous_stage_adapter(output_dir: Path, stage: int) -> Path:
+    """Where stage ``stage - 1`` of the same curriculum leaves its final adapter."""
+    return output_dir.parent / f"stage-{stage - 1}" / "final"
+
+
+def initial_adapter(run_args: RunArguments, output_dir: Path) -> Path | None:
+    """The adapter a run starts from: None for a fresh LoRA adapter."""
+    if run_args.init_adapter not in (None, "", "base"):
+        path = Path(run_args.init_adapter)
+        if not (path / "adapter_config.json").is_file():
+            raise RecipeError(f"--init_adapter {path} is not a LoRA adapter folder (no adapter_config.json)")
+        return path
+    if run_args.init_adapter == "base" or run_args.task != "interleave" or run_args.stage == 1:
+        return None
+    path = previous_stage_adapter(output_dir, run_args.stage)
+    if not (path / "adapter_config.json").is_file():
+        raise RecipeError(
+            f"stage {run_args.stage} starts from stage {run_args.stage - 1}'s final adapter, {path}, which does not "
+            f"exist. Train stage {run_args.stage - 1} first (make train-stage N={run_args.stage - 1}), or pass "
+            f"INIT_ADAPTER=<adapter folder> (--init_adapter), or INIT_ADAPTER=base for a fresh adapter.")
+    return path
+
+
+def resume_checkpoint(run_args: RunArguments, output_dir: Path) -> tuple[Path | None, dict]:
+    """(checkpoint to resume from, its marker) or (None, {}); refuses to mix a new run into an old one."""
+    from training.checkpoints import COMPLETE_MARKER, latest_complete_checkpoint, list_checkpoints
+
+    if run_args.resume:
+        checkpoint = latest_complete_checkpoint(output_dir)
+        if checkpoint is None:
+            raise RecipeError(f"nothing to resume: {output_dir} has no complete checkpoint")
+        return checkpoint, json.loads((checkpoint / COMPLETE_MARKER).read_text())
+    if list_checkpoints(output_dir):
+        raise RecipeError(f"{output_dir} already holds checkpoints of an earlier run: continue it with RESUME=1 "
+                          "(--resume true), or move it away / pick another --output_dir to start over")
+    return None, {}
+
+
+def load_policy(model_args, adapter: Path | None, bf16: bool):
+    """(model, tokenizer, peft_config): the model carries the trainable adapter, or peft_config is TRL's to add."""
+    from peft import PeftModel
+    from trl import get_peft_config
+
+    from training.models import load_model
+
+    dtype = model_args.dtype if model_args.dtype not in (None, "auto") else ("bfloat16" if bf16 else "float32")
+    model, tokenizer = load_model(model_args.model_name_or_path, dtype=dtype, device="cpu")
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    if adapter is not None:
+        return PeftModel.from_pretrained(model, str(adapter), is_trainable=True), tokenizer, None
+    peft_config = get_peft_config(model_args)
+    if peft_config is None:
+        raise RecipeError("this project trains LoRA adapters: set use_peft: true (model presets do)")
+    return model, tokenizer, peft_config
+
+
+def write_final_adapter(trainer, output_dir: Path, guard) -> Path:
+    """``output_dir/final``: the trained adapter, or after a collapse the last checkpoint saved before it began."""
+    from training.checkpoints import list_checkpoints
+
+    final = output_dir / "final"
+    if final.exists():
+        shutil.rmtree(final)
+    if guard.stopped_at is None:
+        trainer.save_model(str(final))
+        return final
+    began = guard.stopped_at - guard.collapsed_steps + 1
+    good = [c for c in list_checkpoints(output_dir) if c.complete and c.step < began]
+    if not good:
+        report("collapse: no checkpoint was saved before the collapse began; no final adapter written")
+        return final
+    shutil.copytree(good[-1].path, final, ignore=shutil.ignore_patterns("optimizer.pt", "scheduler.pt", "rng_state*"))
+    report(f"collapse: final adapter is {good[-1].path.name}, the last checkpoint before the collapse began "
+           f"(step {began})")
+    return final
+
+
+def write_results(output_dir: Path, results_dir: Path, run_name: str, summary: dict) -> None:
+    """metrics.jsonl, summary.json and PNG plots of the run under ``results_dir``."""
+    from training.plots import plot_metrics
+    from training.run_metrics import read_metrics, summarize
+
+    results_dir.mkdir(parents=True, exist_ok=True)
+    metrics_path = output_dir / "metrics.jsonl"
+    records = read_metrics(metrics_path) if metrics_path.exists() else []
+    if metrics_path.exists():
+        shutil.copyfile(metrics_path, results_dir / "metrics.jsonl")
+    summary = {**summary, **summarize(records)}
+    (results_dir / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
+    plots = plot_metrics(records, results_dir, run_name)
+    report(f"results: {results_dir}/ (metrics.jsonl, summary.json, {len(plots)} plots)")
+
+
+def train(run_args: RunArguments, grpo_args, model_args) -> int:
+    """Set up and run one GRPO run; returns the process exit code."""
+    from training.checkpoints import CheckpointRetention
+    from training.collapse_guard import CollapseGuard
+    from training.completion_length import max_completion_length, tokens_per_word
+    from training.grpo_trainer import ObservedGRPOTrainer
+    from training.rollout_observers import CompletionLogObserver, SampleOutputs
+    from training.run_metrics import MetricsFile
+    from training.tasks import task_for
+
+    output_dir = Path(grpo_args.output_dir)
+    run_name = grpo_args.run_name or output_dir.name
+    grpo_args.run_name = run_name
+    results_dir = Path(run_args.results_dir or Path("results") / run_name)
+    task = task_for(run_args)
+    checkpoint, marker = resume_checkpoint(run_args, output_dir)
+    adapter = initial_adapter(run_args, output_dir)
+    model, tokenizer, peft_config = load_policy(model_args, adapter, grpo_args.bf16)
+
+    if run_args.derive_max_completion_length and task.n_words:
+        from dataset_builders.corpus import load_corpus
+
+        per_word = tokens_per_word(tokenizer, load_corpus(), "train")
+        grpo_args.max_completion_length = max_completion_length(task.n_words, per_word)
+    grpo_args.shuffle_dataset = False  # problems are already a keyed permutation; order = data position
+    grpo_args.ignore_data_skip = True  # a resumed run restarts the problem stream at its data position instead
+    grpo_args.save_total_limit = None  # CheckpointRetention decides what to keep
+    if grpo_args.reward_weights is None:
+        grpo_args.reward_weights = list(task.reward_weights)
+
+    data_position = int(marker.get("data_position", 0))
+    resample_position = int(marker.get("resample_position", 0))
+    output_dir.mkdir(parents=True, exist_ok=True)
+    guard = CollapseGuard(run_args.collapse_zero_std_fraction, run_args.collapse_warn_after,
+                          run_args.collapse_stop_after or 10**9, report=report)
+    holder: dict = {}
+    retention = CheckpointRetention(run_args.reward_save_threshold, extra_state=lambda: {
+        "data_position": holder["trainer"].data_position,
+        "resample_position": holder["trainer"].resample_position}, report=report)
+    observers = [CompletionLogObserver(output_dir / "completions.jsonl.gz"),
+                 SampleOutputs(output_dir / "sample_outputs.log", run_args.sample_outputs_steps),
+                 lambda rollouts, final: guard.observe(final.step, final.stats())]
+    trainer = ObservedGRPOTrainer(
+        model=model, reward_funcs=list(task.reward_funcs), args=grpo_args,
+        train_dataset=task.train_stream(data_position), processing_class=tokenizer, peft_config=peft_config,
+        callbacks=[retention, guard, MetricsFile(output_dir / "metrics.jsonl", grpo_args.max_completion_length,
+                                                 report=report)],
+        reference_column=task.reference_column, resample_problems=task.resample_problems(resample_position),
+        dynamic_sampling_rounds=run_args.dynamic_sampling_rounds, observers=observers, data_position=data_position,
+        resample_position=resample_position)
+    holder["trainer"] = trainer
+
+    start = adapter or "a fresh LoRA adapter"
+    report(f"run {run_name}: {task.name}, {grpo_args.max_steps} steps, from {start}"
+           + (f", resuming {checkpoint.name} at problem {data_position}" if checkpoint else ""))
+    report(f"  model {model_args.model_name_or_path}, completions up to {grpo_args.max_completion_length} tokens, "
+           f"{grpo_args.generation_batch_size // grpo_args.num_generations} prompts x {grpo_args.num_generations} "
+           f"generations per step, output {output_dir}/")
+    started = time.time()
+    trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
+    final = write_final_adapter(trainer, output_dir, guard)
+    if trainer.accelerator.is_main_process:
+        write_results(output_dir, results_dir, run_name, {
+            "run": run_name, "task": task.name, "model": model_args.model_name_or_path,
+            "init_adapter": str(adapter) if adapter else None, "resumed_from": str(checkpoint) if checkpoint else None,
+            "max_steps": grpo_args.max_steps, "global_step": trainer.state.global_step,
+            "data_position": trainer.data_position, "resample_position": trainer.resample_position,
+            "wall_seconds": time.time() - started, "final_adapter": str(final),
+            "collapse_stopped_at": guard.stopped_at,
+            "recipe": {k: v for k, v in vars(run_args).items()},
+            "grpo": {k: getattr(grpo_args, k) for k in (
+                "learning_rate", "num_generations", "per_device_train_batch_size", "max_completion_length",
+                "temperature", "beta", "loss_type", "reward_weights", "seed")},
+            "lora": {k: getattr(model_args, k) for k in ("lora_r", "lora_alpha", "lora_dropout", "lora_target_modules")},
+        })
+    return EXIT_COLLAPSED if guard.stopped_at is not None else 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--stage", type=int, required=True, choices=sorted(STAGE_WORDS), help="curriculum stage")
-    parser.add_argument("--model", default=EMBEDDED_MODEL, help=f"{EMBEDDED_MODEL} (default), a local folder or a Hub id")
-    parser.add_argument("--device", default=None, help="cpu, cuda, cuda:1 ... (default: cuda if present, else cpu)")
-    args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    if argv is None and len(sys.argv) == 1 or argv == []:
+        print(__doc__.strip(), file=sys.stderr)
+        return EXIT_SETUP_ERROR
     try:
-        plan = describe_plan(args.stage, args.model, args.device)
-    except (FetchError, ModelUnavailable) as exc:
+        run_args, grpo_args, model_args = parse_run_arguments(argv)
+        return train(run_args, grpo_args, model_args)
+    except (RecipeError, FetchError, ModelUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(f"stage {plan['stage']}: interleave two fragments of {plan['n_words']} words each")
-    print(f"model   {plan['model']} ({plan['parameters'] / 1e6:.1f}M parameters, {plan['dtype']}) from {plan['model_path']}")
-    print(f"device  {plan['device']}")
-    print(f"corpus  {', '.join(plan['corpus_sources'])} at {plan['corpus']}")
-    print("passages long enough for this stage: "
-          + ", ".join(f"{split} {n:,}" for split, n in plan["passages_with_enough_words"].items()))
-    print(f"completions up to {plan['max_completion_length']} tokens "
-          f"({plan['tokens_per_word']:.2f} tokens per word on this tokenizer, x 2 x {plan['n_words']} words, +30% + 16)")
-    print("GRPO training is not implemented yet (issue 5): corpus and model are ready, nothing was trained.")
-    return 0
+        return EXIT_SETUP_ERROR
 
 
 if __name__ == "__main__":
