@@ -37,6 +37,8 @@ class RunArguments:
     model_preset: str | None = field(default=None, metadata={"help": "a file name under training/recipes/models/ (without .yaml)"})
     init_adapter: str | None = field(default=None, metadata={
         "help": "LoRA adapter to start from: a folder, 'base' for a fresh adapter, or unset: the previous stage's final adapter"})
+    reward_funcs: list[str] | None = field(default=None, metadata={
+        "help": "dotted import paths of reward functions that replace the task's rewards (my_pkg.rewards.my_reward)"})
     resume: bool = field(default=False, metadata={"help": "continue this run from its latest complete checkpoint"})
     data_seed_problems: int = field(default=0, metadata={"help": "seed of the training problems (problem i = f(seed, i))"})
     derive_max_completion_length: bool = field(default=True, metadata={

@@ -73,6 +73,19 @@ class ObservedGRPOTrainer(GRPOTrainer):
                            "(the collapse guard still watches)", self.accelerator.num_processes)
             self.dynamic_sampling_rounds = 0
 
+    def _load_rng_state(self, checkpoint):
+        # The Trainer restores RNG states before it builds the dataloader iterator, which draws a seed from the
+        # global RNG; an uninterrupted run drew that seed at its start. Restore them again right before the
+        # first step so a resumed run samples exactly what the uninterrupted run would have.
+        super()._load_rng_state(checkpoint)
+        self._rng_checkpoint = checkpoint
+
+    def training_step(self, model, inputs, num_items_in_batch):
+        if getattr(self, "_rng_checkpoint", None) is not None:
+            super()._load_rng_state(self._rng_checkpoint)
+            self._rng_checkpoint = None
+        return super().training_step(model, inputs, num_items_in_batch)
+
     def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
         rewards_per_func = super()._calculate_rewards(inputs, prompts, completions, completion_ids_list)
         self._scored = (inputs, completions, rewards_per_func)

@@ -7,6 +7,7 @@ of the same train split, far beyond anything a run draws in order.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -14,6 +15,7 @@ import datasets
 
 from dataset_builders.arithmetic import ARITHMETIC_REWARDS, arithmetic_stream
 from dataset_builders.interleave_curriculum import curriculum_stream, stage_words
+from training.arguments import RecipeError
 from training.rewards import INTERLEAVE_REWARD_WEIGHTS, INTERLEAVE_REWARDS
 
 RESAMPLE_START = 5_000_000  # first index of the resampling range (a run draws problems 0, 1, 2, ... in order)
@@ -53,8 +55,25 @@ def arithmetic_task(config: str = "3x2", seed: int = 0) -> Task:
                 reward_funcs=ARITHMETIC_REWARDS, reward_weights=ARITHMETIC_REWARD_WEIGHTS, reference_column="answer")
 
 
+def import_reward(dotted: str) -> Callable:
+    """The reward function at a dotted import path such as ``my_pkg.rewards.my_reward``."""
+    module_name, _, attribute = dotted.rpartition(".")
+    try:
+        function = getattr(importlib.import_module(module_name), attribute) if module_name else None
+    except (ImportError, AttributeError) as exc:
+        raise RecipeError(f"cannot import reward function {dotted!r}: {exc}") from exc
+    if not callable(function):
+        raise RecipeError(f"reward function {dotted!r} must be a dotted path to a callable")
+    return function
+
+
 def task_for(run_args) -> Task:
-    """The task a run's arguments name."""
+    """The task a run's arguments name; ``reward_funcs`` (dotted paths), if given, replace its rewards."""
     if run_args.task == "arithmetic":
-        return arithmetic_task(run_args.arithmetic_config, run_args.data_seed_problems)
-    return interleave_task(run_args.stage, run_args.data_seed_problems)
+        task = arithmetic_task(run_args.arithmetic_config, run_args.data_seed_problems)
+    else:
+        task = interleave_task(run_args.stage, run_args.data_seed_problems)
+    if run_args.reward_funcs:
+        task.reward_funcs = tuple(import_reward(name) for name in run_args.reward_funcs)
+        task.reward_weights = (1.0,) * len(task.reward_funcs)
+    return task

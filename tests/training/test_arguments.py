@@ -1,0 +1,53 @@
+import pytest
+
+from training.arguments import RECIPES_DIR, RecipeError, merged_config, parse_run_arguments
+
+STAGE_3 = str(RECIPES_DIR / "stage-3.yaml")
+
+
+def test_recipe_preset_and_flags_in_order_of_precedence():
+    run, grpo, model = parse_run_arguments(["--config", STAGE_3, "--learning_rate", "3e-5", "--lora_r", "8"])
+    assert run.task == "interleave" and run.stage == 3 and grpo.output_dir == "runs/stage-3"
+    assert grpo.num_generations == 8 and grpo.logging_steps == 1  # from the recipe
+    assert model.model_name_or_path == "smollm2-135m-instruct" and model.lora_alpha == 64  # from the preset
+    assert grpo.learning_rate == 3e-5 and model.lora_r == 8  # flags win
+
+
+def test_every_recipe_parses():
+    recipes = sorted(RECIPES_DIR.glob("*.yaml"))
+    assert [p.stem for p in recipes] == ["arithmetic", *[f"stage-{n}" for n in range(1, 7)]]
+    for path in recipes:
+        run, grpo, model = parse_run_arguments(["--config", str(path)])
+        assert grpo.output_dir == f"runs/{path.stem}" and model.use_peft
+
+
+def test_model_shorthand_picks_a_preset_or_a_model():
+    _, argv = merged_config(["--config", STAGE_3, "--model", "llama-3.2-3b-instruct"])
+    assert argv == ["--model_preset", "llama-3.2-3b-instruct"]
+    _, grpo, model = parse_run_arguments(["--config", STAGE_3, "--model", "llama-3.2-3b-instruct"])
+    assert model.model_name_or_path == "meta-llama/Llama-3.2-3B-Instruct" and model.lora_r == 16
+    _, _, model = parse_run_arguments(["--config", STAGE_3, "--model", "tiny-random-llama"])
+    assert model.model_name_or_path == "tiny-random-llama" and model.lora_r == 32
+
+
+def test_bf16_is_dropped_without_a_gpu():
+    _, grpo, _ = parse_run_arguments(["--config", STAGE_3])
+    assert grpo.bf16 is False and grpo.use_cpu is True
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--config", STAGE_3, "--model_preset", "nope"], "no model preset 'nope'; presets: llama-3.2-3b-instruct"),
+    (["--task", "interleave"], "needs stage 1-6"),
+    (["--task", "poetry", "--stage", "1"], "task must be one of"),
+    (["--config", "/nonexistent.yaml"], "cannot read /nonexistent.yaml"),
+])
+def test_bad_recipes_say_what_to_change(argv, message):
+    with pytest.raises(RecipeError, match=message.replace("(", r"\(")):
+        parse_run_arguments(argv)
+
+
+def test_unknown_recipe_keys_are_named(tmp_path):
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text("task: interleave\nstage: 1\nlearning_rat: 0.1\n")
+    with pytest.raises(RecipeError, match="unknown recipe keys: --learning_rat 0.1"):
+        parse_run_arguments(["--config", str(recipe)])
