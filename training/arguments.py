@@ -108,6 +108,9 @@ def merged_config(argv: list[str]) -> tuple[dict, list[str]]:
     """
     argv = list(argv)
     config_path = _pop_flag(argv, "--config")
+    if config_path is not None and not Path(config_path).is_file():
+        known = ", ".join(sorted(str(p.relative_to(RECIPES_DIR.parent.parent)) for p in RECIPES_DIR.glob("*.yaml")))
+        raise RecipeError(f"no recipe {config_path}; recipes: {known}")
     recipe = read_yaml(Path(config_path)) if config_path is not None else {}
     model = _pop_flag(argv, "--model")  # shorthand: a preset name, else a model name, folder or Hub id
     if model is not None:

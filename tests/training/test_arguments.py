@@ -39,7 +39,7 @@ def test_bf16_is_dropped_without_a_gpu():
     (["--config", STAGE_3, "--model_preset", "nope"], "no model preset 'nope'; presets: llama-3.2-3b-instruct"),
     (["--task", "interleave"], "needs stage 1-6"),
     (["--task", "poetry", "--stage", "1"], "task must be one of"),
-    (["--config", "/nonexistent.yaml"], "cannot read /nonexistent.yaml"),
+    (["--config", "/nonexistent.yaml"], "no recipe /nonexistent.yaml; recipes: training/recipes/arithmetic.yaml"),
 ])
 def test_bad_recipes_say_what_to_change(argv, message):
     with pytest.raises(RecipeError, match=message.replace("(", r"\(")):
