@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-import logging
 import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from transformers import TrainerCallback
-
-logger = logging.getLogger(__name__)
 
 COMPLETE_MARKER = "checkpoint_complete.json"
 _CHECKPOINT_DIR = re.compile(r"^checkpoint-(\d+)$")
@@ -85,9 +82,7 @@ def prune_checkpoints(run_dir: str | Path) -> list[str]:
             continue
         shutil.rmtree(c.path, ignore_errors=True)
         what = f"reward {c.reward:.3f}" if c.reward is not None else ("no reward" if c.complete else "incomplete")
-        line = f"pruned {c.path.name} ({what}): keeping {summary}"
-        logger.info(line)
-        reports.append(line)
+        reports.append(f"pruned {c.path.name} ({what}): keeping {summary}")
     return reports
 
 

@@ -89,8 +89,11 @@ def load_policy(model_args, adapter: Path | None, bf16: bool):
     return model, tokenizer, peft_config
 
 
-def write_final_adapter(trainer, output_dir: Path, guard) -> Path:
-    """``output_dir/final``: the trained adapter, or after a collapse the last checkpoint saved before it began."""
+def write_final_adapter(trainer, output_dir: Path, guard) -> Path | None:
+    """``output_dir/final``: the trained adapter, or after a collapse the last checkpoint saved before it began.
+
+    None when the run collapsed before its first checkpoint (there is no good adapter to hand on).
+    """
     from training.checkpoints import list_checkpoints
 
     final = output_dir / "final"
@@ -103,7 +106,7 @@ def write_final_adapter(trainer, output_dir: Path, guard) -> Path:
     good = [c for c in list_checkpoints(output_dir) if c.complete and c.step < began]
     if not good:
         report("collapse: no checkpoint was saved before the collapse began; no final adapter written")
-        return final
+        return None
     shutil.copytree(good[-1].path, final, ignore=shutil.ignore_patterns("optimizer.pt", "scheduler.pt", "rng_state*"))
     report(f"collapse: final adapter is {good[-1].path.name}, the last checkpoint before the collapse began "
            f"(step {began})")
@@ -193,7 +196,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
             "init_adapter": str(adapter) if adapter else None, "resumed_from": str(checkpoint) if checkpoint else None,
             "max_steps": grpo_args.max_steps, "global_step": trainer.state.global_step,
             "data_position": trainer.data_position, "resample_position": trainer.resample_position,
-            "wall_seconds": time.time() - started, "final_adapter": str(final),
+            "wall_seconds": time.time() - started, "final_adapter": str(final) if final else None,
             "collapse_stopped_at": guard.stopped_at,
             "recipe": {k: v for k, v in vars(run_args).items()},
             "grpo": {k: getattr(grpo_args, k) for k in (

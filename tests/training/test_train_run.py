@@ -120,6 +120,7 @@ def test_collapse_guard_stops_a_run_whose_generations_are_all_identical(tiny_mod
     assert "collapse: stopping at step 2" in proc.stdout
     summary = json.loads((tmp_path / "results" / "summary.json").read_text())
     assert summary["collapse_stopped_at"] == 2 and summary["global_step"] == 2
+    assert summary["final_adapter"] is None and "no final adapter written" in proc.stdout  # nothing good to hand on
     metrics = read_metrics(tmp_path / "run" / "metrics.jsonl")
     assert all(m["groups/identical_fraction_sampled"] == 1.0 for m in metrics)
 
@@ -138,3 +139,20 @@ def test_a_second_run_into_the_same_folder_must_say_resume(tmp_path):
     assert proc.returncode == 2 and "already holds checkpoints of an earlier run" in proc.stderr
     proc = run_cli(*train_args(tmp_path / "empty", "--max_steps", "1", "--resume", "true"))
     assert proc.returncode == 2 and "nothing to resume" in proc.stderr
+
+
+def test_after_a_collapse_the_final_adapter_is_the_last_checkpoint_before_it(tmp_path):
+    from types import SimpleNamespace
+
+    from training.train import write_final_adapter
+
+    for step in (20, 40, 60):
+        folder = tmp_path / f"checkpoint-{step}"
+        folder.mkdir()
+        (folder / "adapter_model.safetensors").write_text(str(step))
+        (folder / "optimizer.pt").write_text("state")
+        (folder / "checkpoint_complete.json").write_text(json.dumps({"step": step, "reward": 0.5}))
+    guard = SimpleNamespace(stopped_at=64, collapsed_steps=20)  # the collapse began at step 45
+    final = write_final_adapter(trainer=None, output_dir=tmp_path, guard=guard)
+    assert final == tmp_path / "final" and (final / "adapter_model.safetensors").read_text() == "40"
+    assert not (final / "optimizer.pt").exists()
