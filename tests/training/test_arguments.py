@@ -30,9 +30,11 @@ def test_model_shorthand_picks_a_preset_or_a_model():
     assert model.model_name_or_path == "tiny-random-llama" and model.lora_r == 32
 
 
-def test_bf16_is_dropped_without_a_gpu():
+def test_without_a_gpu_bf16_is_dropped_and_activations_are_checkpointed():
     _, grpo, _ = parse_run_arguments(["--config", STAGE_3])
-    assert grpo.bf16 is False and grpo.use_cpu is True
+    assert grpo.bf16 is False and grpo.use_cpu is True and grpo.gradient_checkpointing is True
+    _, grpo, _ = parse_run_arguments(["--config", STAGE_3, "--gradient_checkpointing", "false"])
+    assert grpo.gradient_checkpointing is False  # a flag still wins
 
 
 @pytest.mark.parametrize("argv, message", [
