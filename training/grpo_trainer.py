@@ -68,6 +68,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
         self.data_position = data_position
         self.resample_position = resample_position
         self._scored: tuple | None = None
+        self._rng_checkpoint: str | None = None
         if self.dynamic_sampling_rounds and self.accelerator.num_processes > 1:
             logger.warning("dynamic sampling runs on one process only; it is off for this %d-process run "
                            "(the collapse guard still watches)", self.accelerator.num_processes)
@@ -81,7 +82,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
         self._rng_checkpoint = checkpoint
 
     def training_step(self, model, inputs, num_items_in_batch):
-        if getattr(self, "_rng_checkpoint", None) is not None:
+        if self._rng_checkpoint is not None:
             super()._load_rng_state(self._rng_checkpoint)
             self._rng_checkpoint = None
         return super().training_step(model, inputs, num_items_in_batch)
