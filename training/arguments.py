@@ -43,6 +43,9 @@ class RunArguments:
     data_seed_problems: int = field(default=0, metadata={"help": "seed of the training problems (problem i = f(seed, i))"})
     derive_max_completion_length: bool = field(default=True, metadata={
         "help": "set max_completion_length from the stage: tokens per word x 2 x words x 1.3 + 16"})
+    fast_generation: bool = field(default=False, metadata={
+        "help": "sample rollouts with training.graph_sampler (merged adapter copy, static cache, CUDA graph) "
+                "instead of TRL's generate"})
     reward_save_threshold: float = field(default=0.3, metadata={"help": "also save when the windowed reward beats its best and this"})
     dynamic_sampling_rounds: int = field(default=2, metadata={
         "help": "times per step to replace prompts whose group has zero reward variance with fresh ones (0: off)"})

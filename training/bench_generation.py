@@ -62,6 +62,8 @@ def measure(method: str, model, tokenizer, prompts, max_new_tokens: int, repeats
                   pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id)
     if method.startswith("static"):
         config.cache_implementation = "static"
+    if method == "graph":
+        return _measure_graph(model, tokenizer, prompts, max_new_tokens, repeats)
     run = _generate_batch if method == "continuous_batching" else _generate_padded
     eos = {tokenizer.eos_token_id}
     run(model, tokenizer, prompts, config)  # warm-up (and compilation for the static cache)
@@ -76,6 +78,34 @@ def measure(method: str, model, tokenizer, prompts, max_new_tokens: int, repeats
         longest = max(longest, max(len(c) for c in completions))
     seconds = sum(times)
     return {"method": method, "batch": len(prompts), "max_new_tokens": max_new_tokens, "seconds": seconds / repeats,
+            "tokens": tokens // repeats, "tokens_per_second": tokens / seconds,
+            "ms_per_token_step": 1000 * seconds / repeats / max(1, longest)}
+
+
+def _measure_graph(policy, tokenizer, prompts, max_new_tokens: int, repeats: int) -> dict:
+    """training.graph_sampler: weight sync (adapter merge) included in the time, as in a GRPO step."""
+    import torch
+
+    from training.graph_sampler import GraphSampler, merged_copy, sync_weights
+
+    sampler = GraphSampler(merged_copy(policy))
+    eos = [tokenizer.eos_token_id]
+
+    def run():
+        sync_weights(policy, sampler.model)
+        return sampler.sample(prompts, max_new_tokens, eos, tokenizer.pad_token_id, temperature=1.0)
+
+    run()  # warm-up and graph capture
+    torch.cuda.synchronize()
+    seconds, tokens, longest = 0.0, 0, 0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        completions = run()
+        torch.cuda.synchronize()
+        seconds += time.perf_counter() - start
+        tokens += sum(map(len, completions))
+        longest = max(longest, max(map(len, completions)))
+    return {"method": "graph" if sampler.use_cuda_graph else "graph (capture failed: eager)", "batch": len(prompts), "max_new_tokens": max_new_tokens, "seconds": seconds / repeats,
             "tokens": tokens // repeats, "tokens_per_second": tokens / seconds,
             "ms_per_token_step": 1000 * seconds / repeats / max(1, longest)}
 

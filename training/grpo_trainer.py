@@ -59,8 +59,9 @@ class ObservedGRPOTrainer(GRPOTrainer):
 
     def __init__(self, *args, reference_column: str = "target", resample_problems: Iterator[dict] | None = None,
                  dynamic_sampling_rounds: int = 0, observers: list[Callable] | None = None,
-                 data_position: int = 0, resample_position: int = 0, **kwargs):
+                 data_position: int = 0, resample_position: int = 0, fast_generation: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        self.graph_sampler = self._graph_sampler() if fast_generation else None
         self.reference_column = reference_column
         self.resample_problems = resample_problems
         self.dynamic_sampling_rounds = dynamic_sampling_rounds if resample_problems is not None else 0
@@ -73,6 +74,30 @@ class ObservedGRPOTrainer(GRPOTrainer):
             logger.warning("dynamic sampling runs on one process only; it is off for this %d-process run "
                            "(the collapse guard still watches)", self.accelerator.num_processes)
             self.dynamic_sampling_rounds = 0
+
+    def _graph_sampler(self):
+        """A GraphSampler on a merged copy of the policy, or None (with the reason) where it does not apply."""
+        from training.graph_sampler import GraphSampler, merged_copy
+
+        unsupported = {"vLLM": self.use_vllm, "top_k": self.top_k not in (None, 0), "top_p": self.top_p != 1.0,
+                       "min_p": self.min_p is not None, "repetition_penalty": self.repetition_penalty != 1.0,
+                       "several processes": self.accelerator.num_processes > 1}
+        reasons = [name for name, on in unsupported.items() if on]
+        if reasons:
+            logger.warning("fast generation is off (not supported with %s); using TRL's generate", ", ".join(reasons))
+            return None
+        return GraphSampler(merged_copy(self.accelerator.unwrap_model(self.model)))
+
+    def _generate_single_turn(self, prompt_ids, images, multimodal_fields, num_generations, has_tool_images=False):
+        if self.graph_sampler is None or images is not None or not self.model.training:
+            return super()._generate_single_turn(prompt_ids, images, multimodal_fields, num_generations,
+                                                 has_tool_images)
+        from training.graph_sampler import sync_weights
+
+        sync_weights(self.accelerator.unwrap_model(self.model), self.graph_sampler.model)
+        completions = self.graph_sampler.sample(prompt_ids, self.max_completion_length, self.eos_token_ids,
+                                                self._tokenizer.pad_token_id, self.temperature)
+        return completions, None
 
     def _load_rng_state(self, checkpoint):
         # The Trainer restores RNG states before it builds the dataloader iterator, which draws a seed from the

@@ -178,6 +178,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
                                                  report=report)],
         reference_column=task.reference_column, resample_problems=task.resample_problems(resample_position),
         dynamic_sampling_rounds=run_args.dynamic_sampling_rounds, observers=observers, data_position=data_position,
+        fast_generation=run_args.fast_generation,
         resample_position=resample_position)
     holder["trainer"] = trainer
 
