@@ -124,8 +124,10 @@ class GraphSampler:
         state.step.add_(1)
 
     def _capture(self, state: _Decode, greedy: bool) -> None:
-        """Capture one decode step in a CUDA graph (after warm-up on a side stream, as PyTorch recommends)."""
-        snapshot = [t.clone() for t in (state.token, state.position, state.step)]
+        """Capture one decode step in a CUDA graph (after warm-up on a side stream, as PyTorch recommends).
+
+        Warm-up and capture advance the cache and the positions: the caller resets and prefills again after.
+        """
         stream = torch.cuda.Stream()
         stream.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(stream):
@@ -135,9 +137,19 @@ class GraphSampler:
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph):
             self._decode_step(state, greedy)
-        for tensor, saved in zip((state.token, state.position, state.step), snapshot):
-            tensor.copy_(saved)
         state.graph = graph
+
+    def _prefill(self, state: _Decode, ids: torch.Tensor, lengths: torch.Tensor, greedy: bool) -> None:
+        """Reset the cache, run the padded prompts through it and leave the first sampled token in ``state``."""
+        width = ids.size(1)
+        state.cache.reset()
+        positions = (state.valid[:, :width].long().cumsum(-1) - 1).clamp(min=0)
+        mask = self._mask(state.valid, torch.arange(width, device=self.device))
+        logits = self.model(input_ids=ids, attention_mask=mask, position_ids=positions, past_key_values=state.cache,
+                            use_cache=True).logits[:, -1]
+        state.token.copy_(self._sample(logits, state.inv_temperature, greedy))
+        state.position.copy_(lengths.view(-1, 1))
+        state.step.fill_(width)
 
     @torch.no_grad()
     def sample(self, prompts: list[list[int]], max_new_tokens: int, eos_token_ids, pad_token_id: int,
@@ -146,37 +158,28 @@ class GraphSampler:
         greedy = temperature == 0
         batch = len(prompts)
         width = -(-max(map(len, prompts)) // PROMPT_BUCKET) * PROMPT_BUCKET
-        length = width + max_new_tokens
-        state = self._state(batch, length)
-        state.cache.reset()
+        state = self._state(batch, width + max_new_tokens)
         ids = torch.full((batch, width), pad_token_id, dtype=torch.long)
         state.valid.fill_(True)
-        lengths = torch.tensor([len(p) for p in prompts])
         for row, prompt in enumerate(prompts):
             ids[row, width - len(prompt):] = torch.tensor(prompt)
             state.valid[row, :width - len(prompt)] = False
         ids = ids.to(self.device)
-        positions = (state.valid[:, :width].long().cumsum(-1) - 1).clamp(min=0)
-        mask = self._mask(state.valid, torch.arange(width, device=self.device))
-        logits = self.model(input_ids=ids, attention_mask=mask, position_ids=positions, past_key_values=state.cache,
-                            use_cache=True).logits[:, -1]
+        lengths = torch.tensor([len(p) for p in prompts], device=self.device)
         state.inv_temperature.fill_(1.0 / temperature if temperature else 1.0)
-        state.token.copy_(self._sample(logits, state.inv_temperature, greedy))
-        state.position.copy_(lengths.to(self.device).view(-1, 1))
-        state.step.fill_(width)
-        eos = torch.tensor(sorted(set(eos_token_ids)), device=self.device)
-        out = torch.empty(batch, max_new_tokens, dtype=torch.long, device=self.device)
-        out[:, 0:1] = state.token
-        done = torch.isin(state.token.view(-1), eos)
-        produced = 1
+        self._prefill(state, ids, lengths, greedy)
         if self.use_cuda_graph and state.graph is None and max_new_tokens > 1:
             try:
                 self._capture(state, greedy)
             except Exception as exc:  # noqa: BLE001 - any capture failure: decode eagerly instead
                 logger.warning("CUDA graph capture failed (%s); decoding without a graph", exc)
                 self.use_cuda_graph = False
-                state.cache.reset()
-                return self.sample(prompts, max_new_tokens, eos_token_ids, pad_token_id, temperature)
+            self._prefill(state, ids, lengths, greedy)  # capture ran steps on the cache: start again
+        eos = torch.tensor(sorted(set(eos_token_ids)), device=self.device)
+        out = torch.empty(batch, max_new_tokens, dtype=torch.long, device=self.device)
+        out[:, 0:1] = state.token
+        done = torch.isin(state.token.view(-1), eos)
+        produced = 1
         for t in range(1, max_new_tokens):
             if state.graph is not None:
                 state.graph.replay()
