@@ -22,14 +22,10 @@ PROMPT_BUCKET = 32  # prompts are left-padded to a multiple of this, so a few gr
 
 
 def merged_copy(policy) -> torch.nn.Module:
-    """A plain (adapter-free) copy of ``policy``'s base model for inference, in eval mode, sharing no storage."""
-    base = policy.get_base_model() if hasattr(policy, "get_base_model") else policy
-    if hasattr(policy, "peft_config"):
-        # deepcopy the wrapped model, then strip the LoRA layers from the copy
-        clone = copy.deepcopy(policy)
+    """A plain (adapter-merged) copy of ``policy`` for inference, in eval mode, sharing no storage."""
+    clone = copy.deepcopy(policy)
+    if hasattr(clone, "merge_and_unload"):  # a peft model: fold the adapter in, drop the LoRA layers
         clone = clone.merge_and_unload()
-    else:
-        clone = copy.deepcopy(base)
     for module in clone.modules():  # wrappers set on the instance (accelerate, TRL) would call the original model
         for attribute in ("forward", "_original_forward"):
             module.__dict__.pop(attribute, None)
