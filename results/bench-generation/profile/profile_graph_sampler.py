@@ -36,8 +36,6 @@ def timed(label, fn, repeats=3):
 timed("sync_weights", lambda: sync_weights(policy, sampler.model))
 timed("sample 48 tokens, batch 128", lambda: sampler.sample(prompts, 48, eos, tokenizer.pad_token_id, 1.0))
 timed("sample 1 token (prefill only), batch 128", lambda: sampler.sample(prompts, 1, eos, tokenizer.pad_token_id, 1.0))
-state = next(iter(sampler._shapes.values()))
-timed("one graph replay", lambda: state.graph.replay(), repeats=48)
 with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
     sampler.sample(prompts, 48, eos, tokenizer.pad_token_id, 1.0)
     torch.cuda.synchronize()
