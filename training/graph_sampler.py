@@ -155,7 +155,8 @@ class GraphSampler:
         batch = len(prompts)
         width = -(-max(map(len, prompts)) // PROMPT_BUCKET) * PROMPT_BUCKET
         state = self._state(batch, width + max_new_tokens)
-        ids = torch.full((batch, width), pad_token_id, dtype=torch.long)
+        pad = pad_token_id if pad_token_id is not None else min(eos_token_ids)  # any id: padding is masked out
+        ids = torch.full((batch, width), pad, dtype=torch.long)
         state.valid.fill_(True)
         for row, prompt in enumerate(prompts):
             ids[row, width - len(prompt):] = torch.tensor(prompt)
