@@ -19,6 +19,32 @@ import torch
 logger = logging.getLogger(__name__)
 
 PROMPT_BUCKET = 32  # prompts are left-padded to a multiple of this, so a few graph shapes serve a whole run
+ATTENTION = "interleave_gqa_sdpa"  # the attention the merged copy runs with (registered below)
+
+
+def gqa_sdpa_attention(module, query, key, value, attention_mask, dropout=0.0, scaling=None, **kwargs):
+    """SDPA on grouped-query K/V as they are (``enable_gqa``) with a boolean mask.
+
+    transformers' "sdpa" expands K/V to every query head over the whole cache at each step whenever a
+    mask is given; with left padding there always is one. Measured on an H100: 1.6x (batch 128) to 2.2x
+    (batch 512) faster rollouts, same greedy tokens (results/bench-generation/profile/gqa.txt).
+    """
+    mask = attention_mask
+    if mask is not None:
+        if mask.dtype != torch.bool:
+            mask = mask > torch.finfo(mask.dtype).min / 2  # additive -> boolean (True: attend)
+        mask = mask[:, :, :, : key.shape[-2]]
+    is_causal = mask is None and query.shape[2] > 1 and getattr(module, "is_causal", True)
+    out = torch.nn.functional.scaled_dot_product_attention(
+        query, key, value, attn_mask=mask, scale=scaling, is_causal=is_causal,
+        enable_gqa=query.shape[1] != key.shape[1])
+    return out.transpose(1, 2).contiguous(), None
+
+
+def _register_attention() -> None:
+    from transformers import AttentionInterface
+
+    AttentionInterface.register(ATTENTION, gqa_sdpa_attention)
 
 
 def merged_copy(policy) -> torch.nn.Module:
@@ -29,6 +55,9 @@ def merged_copy(policy) -> torch.nn.Module:
     for module in clone.modules():  # wrappers set on the instance (accelerate, TRL) would call the original model
         for attribute in ("forward", "_original_forward"):
             module.__dict__.pop(attribute, None)
+    if getattr(clone.config, "_attn_implementation", None) == "sdpa":
+        _register_attention()
+        clone.config._attn_implementation = ATTENTION
     if any(getattr(module, "gradient_checkpointing", False) for module in clone.modules()):
         clone.gradient_checkpointing_disable()  # it would drop the cache; inference keeps no activations anyway
     clone.eval()

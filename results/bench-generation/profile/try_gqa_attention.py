@@ -1,4 +1,4 @@
-"""Experiment (issue 6): does SDPA with enable_gqa (no K/V expansion) and a boolean mask speed up the rollout?
+"""Experiment (issue 6), run before training.graph_sampler adopted the same function (gqa_sdpa_attention): does SDPA with enable_gqa (no K/V expansion) and a boolean mask speed up the rollout?
 
 Registers an attention function with transformers' AttentionInterface and times a graph-sampler rollout
 with the default ("sdpa") and the registered one on the same merged copy. GPU machine, after the .gpu set-up:
