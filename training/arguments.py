@@ -2,7 +2,8 @@
 
 Precedence, lowest first: dataclass defaults, the model preset (``training/recipes/models/<name>.yaml``),
 the recipe (``--config training/recipes/<recipe>.yaml``), then command-line flags. Without a GPU the
-bf16 settings of a recipe or preset are turned off so the same recipe runs on CPU.
+bf16 settings of a recipe or preset are turned off and gradient checkpointing on, so the same recipe
+runs on CPU.
 """
 
 from __future__ import annotations

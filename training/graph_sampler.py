@@ -75,13 +75,11 @@ def sync_weights(policy, inference_model: torch.nn.Module) -> None:
     for name, module in policy.named_modules():
         if not isinstance(module, LoraLayer):
             continue
-        base_layer = module.get_base_layer()
-        target = targets[_base_name(name)]
-        merged = base_layer.weight.data.clone()
+        weight = targets[_base_name(name)].weight.data
+        weight.copy_(module.get_base_layer().weight.data)  # merge straight into the copy: no temporary per layer
         for adapter in module.active_adapters:
             if adapter in module.lora_A:
-                merged += module.get_delta_weight(adapter).to(merged.dtype)
-        target.weight.data.copy_(merged.to(target.weight.dtype))
+                weight += module.get_delta_weight(adapter).to(weight.dtype)
 
 
 def _base_name(peft_name: str) -> str:

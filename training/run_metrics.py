@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import json
-import logging
 import time
 from pathlib import Path
 
 from transformers import TrainerCallback
-
-logger = logging.getLogger(__name__)
 
 CLIPPED_KEY = "completions/clipped_ratio"
 

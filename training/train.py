@@ -164,10 +164,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     output_dir.mkdir(parents=True, exist_ok=True)
     guard = CollapseGuard(run_args.collapse_zero_std_fraction, run_args.collapse_warn_after,
                           run_args.collapse_stop_after or 10**9, report=report)
-    holder: dict = {}
-    retention = CheckpointRetention(run_args.reward_save_threshold, extra_state=lambda: {
-        "data_position": holder["trainer"].data_position,
-        "resample_position": holder["trainer"].resample_position}, report=report)
+    retention = CheckpointRetention(run_args.reward_save_threshold, report=report)
     observers = [CompletionLogObserver(output_dir / "completions.jsonl.gz"),
                  SampleOutputs(output_dir / "sample_outputs.log", run_args.sample_outputs_steps),
                  lambda rollouts, final: guard.observe(final.step, final.stats())]
@@ -180,7 +177,8 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         dynamic_sampling_rounds=run_args.dynamic_sampling_rounds, observers=observers, data_position=data_position,
         fast_generation=run_args.fast_generation,
         resample_position=resample_position)
-    holder["trainer"] = trainer
+    retention.extra_state = lambda: {"data_position": trainer.data_position,
+                                     "resample_position": trainer.resample_position}
 
     start = adapter or "a fresh LoRA adapter"
     report(f"run {run_name}: {task.name}, {grpo_args.max_steps} steps, from {start}"
@@ -199,7 +197,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
             "data_position": trainer.data_position, "resample_position": trainer.resample_position,
             "wall_seconds": time.time() - started, "final_adapter": str(final) if final else None,
             "collapse_stopped_at": guard.stopped_at,
-            "recipe": {k: v for k, v in vars(run_args).items()},
+            "recipe": dict(vars(run_args)),
             "grpo": {k: getattr(grpo_args, k) for k in (
                 "learning_rate", "num_generations", "per_device_train_batch_size", "max_completion_length",
                 "temperature", "beta", "loss_type", "reward_weights", "seed")},
