@@ -18,7 +18,7 @@ N ?= 1
 MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
-.PHONY: help setup corpus model train-stage train-arithmetic test clean lock dataset-preview publish-datasets bench-metric
+.PHONY: help setup corpus model train-stage train-arithmetic test clean lock dataset-preview publish-datasets bench-metric bench-train
 
 help:  ## list the targets
 	@grep -hE '^[a-zA-Z0-9_%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
@@ -89,3 +89,7 @@ publish-datasets: $(STAMP)  ## write the curriculum + arithmetic datasets as Hub
 
 bench-metric: $(STAMP)  ## time the Needleman-Wunsch metric vs pure Python, Biopython, rapidfuzz; writes results/bench-metric/
 	@$(PY) -m metrics.needleman_wunsch.bench --results results/bench-metric
+
+BENCH_ARGS ?=
+bench-train: $(STAMP)  ## GPU: TRL defaults vs the project's settings (rollout tokens/s, GRPO step time, memory, reward); writes results/bench/
+	@$(PY) -m training.bench_train $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) $(BENCH_ARGS)

@@ -47,6 +47,9 @@ class RunArguments:
     fast_generation: bool = field(default=False, metadata={
         "help": "sample rollouts with training.graph_sampler (merged adapter copy, static cache, CUDA graph) "
                 "instead of TRL's generate"})
+    fast_generation_compile: bool = field(default=False, metadata={
+        "help": "also run the fast sampler's decode step through torch.compile (each new batch/cache shape "
+                "compiles once)"})
     reward_save_threshold: float = field(default=0.3, metadata={"help": "also save when the windowed reward beats its best and this"})
     dynamic_sampling_rounds: int = field(default=2, metadata={
         "help": "times per step to replace prompts whose group has zero reward variance with fresh ones (0: off)"})

@@ -62,11 +62,15 @@ def measure(method: str, model, tokenizer, prompts, max_new_tokens: int, repeats
                   pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id)
     if method.startswith("static"):
         config.cache_implementation = "static"
-    if method == "graph":
-        return _measure_graph(model, tokenizer, prompts, max_new_tokens, repeats)
+    if method in ("graph", "graph_compiled"):
+        return _measure_graph(model, tokenizer, prompts, max_new_tokens, repeats, compile=method == "graph_compiled")
     run = _generate_batch if method == "continuous_batching" else _generate_padded
     eos = {tokenizer.eos_token_id}
-    run(model, tokenizer, prompts, config)  # warm-up (and compilation for the static cache)
+    warm_up = config
+    if method == "dynamic":  # nothing to compile: a few tokens warm the kernels up
+        warm_up = copy.deepcopy(config)
+        warm_up.max_new_tokens = min(8, max_new_tokens)
+    run(model, tokenizer, prompts, warm_up)  # warm-up (and compilation for the static cache)
     torch.cuda.synchronize()
     times, tokens, longest = [], 0, 0
     for _ in range(repeats):
@@ -82,21 +86,23 @@ def measure(method: str, model, tokenizer, prompts, max_new_tokens: int, repeats
             "ms_per_token_step": 1000 * seconds / repeats / max(1, longest)}
 
 
-def _measure_graph(policy, tokenizer, prompts, max_new_tokens: int, repeats: int) -> dict:
+def _measure_graph(policy, tokenizer, prompts, max_new_tokens: int, repeats: int, compile: bool = False) -> dict:
     """training.graph_sampler: weight sync (adapter merge) included in the time, as in a GRPO step."""
     import torch
 
     from training.graph_sampler import GraphSampler, merged_copy, sync_weights
 
-    sampler = GraphSampler(merged_copy(policy))
+    sampler = GraphSampler(merged_copy(policy), compile=compile)
     eos = [tokenizer.eos_token_id]
 
     def run():
         sync_weights(policy, sampler.model)
         return sampler.sample(prompts, max_new_tokens, eos, tokenizer.pad_token_id, temperature=1.0)
 
-    run()  # warm-up and graph capture
+    start = time.perf_counter()
+    run()  # warm-up and graph capture (and compilation)
     torch.cuda.synchronize()
+    warm_up_seconds = time.perf_counter() - start
     seconds, tokens, longest = 0.0, 0, 0
     for _ in range(repeats):
         start = time.perf_counter()
@@ -105,19 +111,61 @@ def _measure_graph(policy, tokenizer, prompts, max_new_tokens: int, repeats: int
         seconds += time.perf_counter() - start
         tokens += sum(map(len, completions))
         longest = max(longest, max(map(len, completions)))
-    return {"method": "graph" if sampler.use_cuda_graph else "graph (capture failed: eager)", "batch": len(prompts), "max_new_tokens": max_new_tokens, "seconds": seconds / repeats,
+    method = "graph_compiled" if compile else "graph"
+    if compile and not sampler.compile:
+        method = "graph_compiled (compile failed: graph)"
+    if not sampler.use_cuda_graph:
+        method += " (capture failed: eager)"
+    return {"method": method, "batch": len(prompts), "max_new_tokens": max_new_tokens, "seconds": seconds / repeats,
             "tokens": tokens // repeats, "tokens_per_second": tokens / seconds,
-            "ms_per_token_step": 1000 * seconds / repeats / max(1, longest)}
+            "ms_per_token_step": 1000 * seconds / repeats / max(1, longest), "warm_up_seconds": warm_up_seconds}
+
+
+def policy_for_bench(model_name: str):
+    """The policy as training sees it: the model in bf16 on the GPU with a fresh LoRA adapter (r=32, all linear)."""
+    from peft import LoraConfig, get_peft_model
+
+    from training.models import load_model
+
+    model, tokenizer = load_model(model_name, dtype="bfloat16", device="cuda")
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    model = get_peft_model(model, LoraConfig(r=32, lora_alpha=64, target_modules="all-linear", task_type="CAUSAL_LM"))
+    return model.eval(), tokenizer
+
+
+def run_generation_bench(model, tokenizer, stages, batches, methods, num_generations: int = 8,
+                         repeats: int = 2, log=print) -> list[dict]:
+    """One result per (stage, batch, method); a method that fails is recorded with its error."""
+    from dataset_builders.corpus import load_corpus
+    from dataset_builders.interleave_curriculum import stage_words
+    from training.completion_length import max_completion_length, tokens_per_word
+
+    per_word = tokens_per_word(tokenizer, load_corpus(), "train")
+    results = []
+    for stage in stages:
+        max_new = max_completion_length(stage_words(stage), per_word)
+        for batch in batches:
+            prompts = _prompts(tokenizer, stage, batch // num_generations, num_generations)
+            for method in methods:
+                merged = method.endswith("_merged")
+                if merged:
+                    model.merge_adapter()
+                try:
+                    result = measure(method, model, tokenizer, prompts, max_new, repeats)
+                except Exception as exc:  # a path that fails is a result too
+                    result = {"method": method, "batch": batch, "max_new_tokens": max_new, "error": repr(exc)[:300]}
+                finally:
+                    if merged:
+                        model.unmerge_adapter()
+                result["stage"] = stage
+                results.append(result)
+                log(json.dumps(result))
+    return results
 
 
 def main(argv: list[str] | None = None) -> int:
     import torch
-    from peft import LoraConfig, get_peft_model
-
-    from dataset_builders.corpus import load_corpus
-    from dataset_builders.interleave_curriculum import stage_words
-    from training.completion_length import max_completion_length, tokens_per_word
-    from training.models import load_model
 
     parser = argparse.ArgumentParser(prog="python -m training.bench_generation", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -133,32 +181,9 @@ def main(argv: list[str] | None = None) -> int:
         print("error: this benchmark needs a CUDA GPU", file=sys.stderr)
         return 2
 
-    model, tokenizer = load_model(args.model, dtype="bfloat16", device="cuda")
-    if tokenizer.pad_token is None:
-        tokenizer.pad_token = tokenizer.eos_token
-    model = get_peft_model(model, LoraConfig(r=32, lora_alpha=64, target_modules="all-linear", task_type="CAUSAL_LM"))
-    model.eval()
-    per_word = tokens_per_word(tokenizer, load_corpus(), "train")
-    results = []
-    for stage in args.stages:
-        max_new = max_completion_length(stage_words(stage), per_word)
-        for batch in args.batches:
-            prompts = _prompts(tokenizer, stage, batch // args.num_generations, args.num_generations)
-            for method in args.methods:
-                merged = method.endswith("_merged")
-                if merged:
-                    model.merge_adapter()
-                try:
-                    result = measure(method, model, tokenizer, prompts, max_new, args.repeats)
-                except Exception as exc:  # a path that fails is a result too
-                    result = {"method": method, "batch": batch, "max_new_tokens": max_new, "error": repr(exc)[:300]}
-                finally:
-                    if merged:
-                        model.unmerge_adapter()
-                result["stage"] = stage
-                results.append(result)
-                print(json.dumps(result), flush=True)
-
+    model, tokenizer = policy_for_bench(args.model)
+    results = run_generation_bench(model, tokenizer, args.stages, args.batches, args.methods, args.num_generations,
+                                   args.repeats, log=lambda line: print(line, flush=True))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     device = torch.cuda.get_device_name()

@@ -31,7 +31,7 @@ def gqa_sdpa_attention(module, query, key, value, attention_mask, dropout=0.0, s
     """
     mask = attention_mask
     if mask is not None:
-        if mask.dtype != torch.bool:
+        if mask.dtype != torch.bool:  # GraphSampler passes a boolean mask; anything else is converted
             mask = mask > torch.finfo(mask.dtype).min / 2  # additive -> boolean (True: attend)
         mask = mask[:, :, :, : key.shape[-2]]
     is_causal = mask is None and query.shape[2] > 1 and getattr(module, "is_causal", True)
@@ -101,13 +101,23 @@ class _Decode:
 
 
 class GraphSampler:
-    """Samples completions from ``model`` (a plain causal LM, e.g. from :func:`merged_copy`)."""
+    """Samples completions from ``model`` (a plain causal LM, e.g. from :func:`merged_copy`).
 
-    def __init__(self, model: torch.nn.Module, use_cuda_graph: bool | None = None):
+    ``compile``: run the decode step through ``torch.compile`` (fused kernels) before capturing it; each new
+    (batch, cache length) shape then compiles once. ``batch_bucket``: batches are padded up to a multiple of
+    it, so the few batch sizes of a run (a step's prompts, dynamic-sampling rounds) share captured graphs.
+    """
+
+    def __init__(self, model: torch.nn.Module, use_cuda_graph: bool | None = None, compile: bool = False,
+                 batch_bucket: int = 1):
         self.model = model
         self.device = next(model.parameters()).device
         self.dtype = next(model.parameters()).dtype
         self.use_cuda_graph = self.device.type == "cuda" if use_cuda_graph is None else use_cuda_graph
+        self.compile = compile
+        self.batch_bucket = max(1, batch_bucket)
+        self.boolean_mask = getattr(model.config, "_attn_implementation", None) == ATTENTION
+        self._next_token_compiled = None
         self._shapes: dict[tuple[int, int], _Decode] = {}
 
     def _state(self, batch: int, length: int) -> _Decode:
@@ -124,9 +134,14 @@ class GraphSampler:
         return self._shapes[key]
 
     def _mask(self, valid: torch.Tensor, query_index: torch.Tensor) -> torch.Tensor:
-        """(B, 1, Q, L) additive mask: key j visible to query i when j is not padding and j <= i."""
+        """(B, 1, Q, L) mask: key j visible to query i when j is not padding and j <= i.
+
+        Boolean (True: attend) for this module's attention, else additive as transformers' eager/sdpa expect.
+        """
         keys = torch.arange(valid.size(1), device=self.device)
         visible = valid[:, None, None, :] & (keys[None, None, None, :] <= query_index[None, None, :, None])
+        if self.boolean_mask:
+            return visible
         return torch.zeros(visible.shape, dtype=self.dtype, device=self.device).masked_fill(
             ~visible, torch.finfo(self.dtype).min)
 
@@ -137,12 +152,23 @@ class GraphSampler:
         noise = -torch.log(-torch.log(torch.rand_like(logits).clamp_(min=1e-20)))  # Gumbel-max = softmax sampling
         return (logits * inv_temperature + noise).argmax(-1, keepdim=True)
 
+    def _next_token(self, token, position, step, valid, inv_temperature, cache, greedy: bool) -> torch.Tensor:
+        """The token sampled after feeding ``token`` at cache index ``step`` (the part that ``compile`` fuses)."""
+        mask = self._mask(valid, step.view(1))
+        logits = self.model(input_ids=token, attention_mask=mask, position_ids=position, past_key_values=cache,
+                            use_cache=True).logits[:, -1]
+        return self._sample(logits, inv_temperature, greedy)
+
     def _decode_step(self, state: _Decode, greedy: bool) -> None:
         """Feed ``state.token`` at ``state.step``; leave the next sampled token in ``state.token`` (graph-safe)."""
-        mask = self._mask(state.valid, state.step.view(1))
-        logits = self.model(input_ids=state.token, attention_mask=mask, position_ids=state.position,
-                            past_key_values=state.cache, use_cache=True).logits[:, -1]
-        state.token.copy_(self._sample(logits, state.inv_temperature, greedy))
+        next_token = self._next_token
+        if self.compile:
+            if self._next_token_compiled is None:
+                self._next_token_compiled = torch.compile(self._next_token, dynamic=False)
+            next_token = self._next_token_compiled
+        token = next_token(state.token, state.position, state.step, state.valid, state.inv_temperature,
+                           state.cache, greedy)
+        state.token.copy_(token)
         state.position.add_(1)
         state.step.add_(1)
 
@@ -162,6 +188,21 @@ class GraphSampler:
             self._decode_step(state, greedy)
         state.graph = graph
 
+    def _capture_or_fall_back(self, state: _Decode, greedy: bool) -> None:
+        """Capture the decode step; if that fails, try again uncompiled, then decode without a graph."""
+        try:
+            self._capture(state, greedy)
+            return
+        except Exception as exc:  # noqa: BLE001 - any capture failure: fall back, saying why
+            if not self.compile:
+                logger.warning("CUDA graph capture failed (%s); decoding without a graph", exc)
+                self.use_cuda_graph = False
+                return
+            logger.warning("CUDA graph capture of the compiled decode step failed (%s); capturing it uncompiled",
+                           str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            self.compile = False
+        self._capture_or_fall_back(state, greedy)
+
     def _prefill(self, state: _Decode, ids: torch.Tensor, lengths: torch.Tensor, greedy: bool) -> None:
         """Reset the cache, run the padded prompts through it and leave the first sampled token in ``state``."""
         width = ids.size(1)
@@ -179,7 +220,9 @@ class GraphSampler:
                temperature: float = 1.0) -> list[list[int]]:
         """Completion token ids per prompt, each up to and including its first end token."""
         greedy = temperature == 0
-        batch = len(prompts)
+        n_prompts = len(prompts)
+        batch = -(-n_prompts // self.batch_bucket) * self.batch_bucket
+        prompts = list(prompts) + [prompts[-1]] * (batch - n_prompts)  # filler rows, dropped below
         width = -(-max(map(len, prompts)) // PROMPT_BUCKET) * PROMPT_BUCKET
         state = self._state(batch, width + max_new_tokens)
         pad = pad_token_id if pad_token_id is not None else min(eos_token_ids)  # any id: padding is masked out
@@ -193,11 +236,7 @@ class GraphSampler:
         state.inv_temperature.fill_(1.0 / temperature if temperature else 1.0)
         self._prefill(state, ids, lengths, greedy)
         if self.use_cuda_graph and state.graph is None and max_new_tokens > 1:
-            try:
-                self._capture(state, greedy)
-            except Exception as exc:  # noqa: BLE001 - any capture failure: decode eagerly instead
-                logger.warning("CUDA graph capture failed (%s); decoding without a graph", exc)
-                self.use_cuda_graph = False
+            self._capture_or_fall_back(state, greedy)
             self._prefill(state, ids, lengths, greedy)  # capture ran steps on the cache: start again
         eos = torch.tensor(sorted(set(eos_token_ids)), device=self.device)
         out = torch.empty(batch, max_new_tokens, dtype=torch.long, device=self.device)
@@ -214,7 +253,7 @@ class GraphSampler:
             produced = t + 1
             if t % 16 == 0 and bool(done.all()):
                 break
-        return [_until_end(row, eos_token_ids) for row in out[:, :produced].tolist()]
+        return [_until_end(row, eos_token_ids) for row in out[:n_prompts, :produced].tolist()]
 
 
 def _until_end(tokens: list[int], eos_token_ids) -> list[int]:

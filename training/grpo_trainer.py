@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import math
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -59,9 +60,11 @@ class ObservedGRPOTrainer(GRPOTrainer):
 
     def __init__(self, *args, reference_column: str = "target", resample_problems: Iterator[dict] | None = None,
                  dynamic_sampling_rounds: int = 0, observers: list[Callable] | None = None,
-                 data_position: int = 0, resample_position: int = 0, fast_generation: bool = False, **kwargs):
+                 data_position: int = 0, resample_position: int = 0, fast_generation: bool = False,
+                 fast_generation_compile: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        self.graph_sampler = self._graph_sampler() if fast_generation else None
+        self.graph_sampler = self._graph_sampler(fast_generation_compile) if fast_generation else None
+        self._generation_seconds = 0.0
         self.reference_column = reference_column
         self.resample_problems = resample_problems
         self.dynamic_sampling_rounds = dynamic_sampling_rounds if resample_problems is not None else 0
@@ -75,7 +78,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
                            "(the collapse guard still watches)", self.accelerator.num_processes)
             self.dynamic_sampling_rounds = 0
 
-    def _graph_sampler(self):
+    def _graph_sampler(self, compile: bool = False):
         """A GraphSampler on a merged copy of the policy, or None (with the reason) where it does not apply."""
         from training.graph_sampler import GraphSampler, merged_copy
 
@@ -86,18 +89,24 @@ class ObservedGRPOTrainer(GRPOTrainer):
         if reasons:
             logger.warning("fast generation is off (not supported with %s); using TRL's generate", ", ".join(reasons))
             return None
-        return GraphSampler(merged_copy(self.accelerator.unwrap_model(self.model)))
+        batch = self.args.per_device_train_batch_size * self.args.steps_per_generation  # one local generation batch
+        return GraphSampler(merged_copy(self.accelerator.unwrap_model(self.model)), compile=compile,
+                            batch_bucket=batch)
 
     def _generate_single_turn(self, prompt_ids, images, multimodal_fields, num_generations, has_tool_images=False):
-        if self.graph_sampler is None or images is not None or not self.model.training:
-            return super()._generate_single_turn(prompt_ids, images, multimodal_fields, num_generations,
-                                                 has_tool_images)
-        from training.graph_sampler import sync_weights
+        start = time.perf_counter()
+        try:
+            if self.graph_sampler is None or images is not None or not self.model.training:
+                return super()._generate_single_turn(prompt_ids, images, multimodal_fields, num_generations,
+                                                     has_tool_images)
+            from training.graph_sampler import sync_weights
 
-        sync_weights(self.accelerator.unwrap_model(self.model), self.graph_sampler.model)
-        completions = self.graph_sampler.sample(prompt_ids, self.max_completion_length, self.eos_token_ids,
-                                                self._tokenizer.pad_token_id, self.temperature)
-        return completions, None
+            sync_weights(self.accelerator.unwrap_model(self.model), self.graph_sampler.model)
+            completions = self.graph_sampler.sample(prompt_ids, self.max_completion_length, self.eos_token_ids,
+                                                    self._tokenizer.pad_token_id, self.temperature)
+            return completions, None
+        finally:  # token ids come back as lists, so the GPU work is done by now
+            self._generation_seconds += time.perf_counter() - start
 
     def _load_rng_state(self, checkpoint):
         # The Trainer restores RNG states before it builds the dataloader iterator, which draws a seed from the
@@ -138,6 +147,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
         if not self.model.training:
             return super()._generate_and_score_completions(inputs)
         step = self.state.global_step + 1
+        self._generation_seconds = 0.0
         output = super()._generate_and_score_completions(inputs)
         first = self._rollout(step, 0, output)
         self.data_position += len(first.records) // self.num_generations
@@ -150,6 +160,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
             rollouts.append(fresh)
         final = Rollout(step=step, round=rollouts[-1].round, group_size=self.num_generations, records=final_records)
         self._record_group_metrics(first, final, rollouts)
+        self._metrics["train"]["time/generation"].append(self._generation_seconds)  # all rounds of the step
         if self.accelerator.is_main_process:
             for observe in self.observers:
                 observe(rollouts, final)

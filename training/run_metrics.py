@@ -22,6 +22,15 @@ def read_metrics(path: str | Path) -> list[dict]:
     return records
 
 
+def _gpu_peak_memory_gib() -> float | None:
+    """Peak memory PyTorch has allocated on this process's GPU so far (None without CUDA)."""
+    import torch
+
+    if not torch.cuda.is_available():
+        return None
+    return torch.cuda.max_memory_allocated() / 2**30
+
+
 class MetricsFile(TrainerCallback):
     """Appends each training log (TRL's metrics plus global step, timestamp and tokens/s) to ``path``.
 
@@ -48,6 +57,9 @@ class MetricsFile(TrainerCallback):
             record["tokens_per_second"] = (tokens - self._previous[1]) / (now - self._previous[0])
         if tokens is not None:
             self._previous = (now, tokens)
+        peak = _gpu_peak_memory_gib()
+        if peak is not None:
+            record["gpu_peak_memory_gib"] = peak
         with open(self.path, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(record) + "\n")
         self._report_clipping(state.global_step, logs.get(CLIPPED_KEY))
@@ -85,7 +97,7 @@ def summarize(records: list[dict]) -> dict:
     }
     for key, name in (("frac_reward_zero_std", "zero_std_fraction_mean"), ("completions/mean_length", "mean_length_mean"),
                       (CLIPPED_KEY, "clipped_ratio_mean"), ("step_time", "step_time_mean"),
-                      ("tokens_per_second", "tokens_per_second_mean")):
+                      ("tokens_per_second", "tokens_per_second_mean"), ("time/generation", "generation_time_mean")):
         values = series(key)
         if values:
             summary[name] = sum(values) / len(values)

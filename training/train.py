@@ -175,7 +175,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
                                                  report=report)],
         reference_column=task.reference_column, resample_problems=task.resample_problems(resample_position),
         dynamic_sampling_rounds=run_args.dynamic_sampling_rounds, observers=observers, data_position=data_position,
-        fast_generation=run_args.fast_generation,
+        fast_generation=run_args.fast_generation, fast_generation_compile=run_args.fast_generation_compile,
         resample_position=resample_position)
     retention.extra_state = lambda: {"data_position": trainer.data_position,
                                      "resample_position": trainer.resample_position}

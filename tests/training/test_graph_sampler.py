@@ -20,12 +20,16 @@ def _policy(tiny_model_dir):
 
 
 def test_greedy_sampling_with_left_padding_equals_generate(tiny_model_dir):
-    from training.graph_sampler import GraphSampler, merged_copy
+    from training.graph_sampler import ATTENTION, GraphSampler, merged_copy
 
     policy, tokenizer = _policy(tiny_model_dir)
     prompts = [list(range(100, 140)), list(range(300, 307)), list(range(500, 533))]
-    ours = GraphSampler(merged_copy(policy)).sample(prompts, 12, [tokenizer.eos_token_id], tokenizer.pad_token_id,
-                                                    temperature=0)
+    sampler = GraphSampler(merged_copy(policy))
+    assert sampler.model.config._attn_implementation == ATTENTION and sampler.boolean_mask
+    ours = sampler.sample(prompts, 12, [tokenizer.eos_token_id], tokenizer.pad_token_id, temperature=0)
+    bucketed = GraphSampler(sampler.model, batch_bucket=8).sample(prompts, 12, [tokenizer.eos_token_id],
+                                                                  tokenizer.pad_token_id, temperature=0)
+    assert bucketed == ours  # filler rows pad the batch to 8 and are dropped
     for prompt, completion in zip(prompts, ours):
         ids = torch.tensor([prompt])
         reference = policy.generate(input_ids=ids, attention_mask=torch.ones_like(ids), max_new_tokens=12,

@@ -1,0 +1,15 @@
+# Issue 6 on the lent GPU machine, after the .gpu set-up (../shared/gpu/README.md): bash results/bench/gpu_run.sh PART
+# PART gen: rollouts only; s1: GRPO stage 1 + arithmetic; s4: GRPO stage 4. Parts merge into one bench.json.
+set -o pipefail
+[ -f /tmp/gpu/smollm2-135m-instruct/model.safetensors ] || bash .gpu/b/finish.sh >/dev/null 2>&1
+[ -d /tmp/gpu/corpus ] || tar xzf .gpu/c/corpus.tar.gz -C /tmp/gpu
+export PYTHONPATH=/tmp/gpu/site:$PWD INTERLEAVE_GRPO_CORPUS=/tmp/gpu/corpus HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1
+M=/tmp/gpu/smollm2-135m-instruct
+B="python3 -m training.bench_train --model $M --out /tmp/res/bench --runs_dir /tmp/runs --merge"
+mkdir -p /tmp/res
+case "$1" in
+  gen) $B --methods dynamic graph graph_compiled --grpo ${GRPO:-} ;;
+  s1) $B --generation_stages --grpo ${GRPO:-1:8 arithmetic:15} ;;
+  s4) $B --generation_stages --grpo ${GRPO:-4:3} ;;
+esac 2>&1 | grep -v "Warning\|warn(" | tee /tmp/res/bench-$1.log | tail -40
+tar czf $OUT/res.tar.gz -C /tmp res
