@@ -114,24 +114,37 @@ class GraphSampler:
         self.device = next(model.parameters()).device
         self.dtype = next(model.parameters()).dtype
         self.use_cuda_graph = self.device.type == "cuda" if use_cuda_graph is None else use_cuda_graph
-        self.compile = compile
+        self.compile = compile and self.device.type == "cuda"  # on CPU (tests) the loop runs eagerly
         self.batch_bucket = max(1, batch_bucket)
         self.boolean_mask = getattr(model.config, "_attn_implementation", None) == ATTENTION
         self._next_token_compiled = None
         self._shapes: dict[tuple[int, int], _Decode] = {}
 
-    def _state(self, batch: int, length: int) -> _Decode:
+    def _state(self, batch: int, width: int, max_new_tokens: int) -> tuple[_Decode, int]:
+        """The decode state for ``batch`` rows of prompts up to ``width`` tokens, and the width to pad them to.
+
+        A state whose cache holds at least ``width + max_new_tokens`` is reused (prompts are padded further
+        left: padding is masked out), so a run settles on one shape per batch size instead of one per prompt
+        width: each new shape means a graph capture, and with ``compile`` a compilation. A larger new state
+        replaces the smaller ones of its batch size, freeing their caches and graphs.
+        """
         from transformers import StaticCache
 
-        key = (batch, length)
-        if key not in self._shapes:
-            cache = StaticCache(config=self.model.config, max_cache_len=length)
-            zeros = dict(device=self.device, dtype=torch.long)
-            self._shapes[key] = _Decode(cache, torch.zeros(batch, 1, **zeros), torch.zeros(batch, 1, **zeros),
-                                        torch.zeros((), **zeros), torch.zeros(batch, length, dtype=torch.bool,
-                                                                              device=self.device),
-                                        torch.ones((), device=self.device))
-        return self._shapes[key]
+        fits = [(length, state) for (rows, length), state in self._shapes.items()
+                if rows == batch and length - max_new_tokens >= width]
+        if fits:
+            length, state = min(fits, key=lambda item: item[0])
+            return state, length - max_new_tokens
+        for key in [key for key in self._shapes if key[0] == batch]:
+            del self._shapes[key]
+        length = width + max_new_tokens
+        cache = StaticCache(config=self.model.config, max_cache_len=length)
+        zeros = dict(device=self.device, dtype=torch.long)
+        self._shapes[(batch, length)] = _Decode(cache, torch.zeros(batch, 1, **zeros), torch.zeros(batch, 1, **zeros),
+                                                torch.zeros((), **zeros), torch.zeros(batch, length, dtype=torch.bool,
+                                                                                      device=self.device),
+                                                torch.ones((), device=self.device))
+        return self._shapes[(batch, length)], width
 
     def _mask(self, valid: torch.Tensor, query_index: torch.Tensor) -> torch.Tensor:
         """(B, 1, Q, L) mask: key j visible to query i when j is not padding and j <= i.
@@ -224,7 +237,7 @@ class GraphSampler:
         batch = -(-n_prompts // self.batch_bucket) * self.batch_bucket
         prompts = list(prompts) + [prompts[-1]] * (batch - n_prompts)  # filler rows, dropped below
         width = -(-max(map(len, prompts)) // PROMPT_BUCKET) * PROMPT_BUCKET
-        state = self._state(batch, width + max_new_tokens)
+        state, width = self._state(batch, width, max_new_tokens)
         pad = pad_token_id if pad_token_id is not None else min(eos_token_ids)  # any id: padding is masked out
         ids = torch.full((batch, width), pad, dtype=torch.long)
         state.valid.fill_(True)

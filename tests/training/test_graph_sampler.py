@@ -30,6 +30,10 @@ def test_greedy_sampling_with_left_padding_equals_generate(tiny_model_dir):
     bucketed = GraphSampler(sampler.model, batch_bucket=8).sample(prompts, 12, [tokenizer.eos_token_id],
                                                                   tokenizer.pad_token_id, temperature=0)
     assert bucketed == ours  # filler rows pad the batch to 8 and are dropped
+    reused = GraphSampler(sampler.model)
+    reused.sample([list(range(100, 170))] * 3, 12, [tokenizer.eos_token_id], tokenizer.pad_token_id, temperature=0)
+    assert reused.sample(prompts, 12, [tokenizer.eos_token_id], tokenizer.pad_token_id, temperature=0) == ours
+    assert len(reused._shapes) == 1  # the shorter prompts were padded into the existing, longer cache
     for prompt, completion in zip(prompts, ours):
         ids = torch.tensor([prompt])
         reference = policy.generate(input_ids=ids, attention_mask=torch.ones_like(ids), max_new_tokens=12,
