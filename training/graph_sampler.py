@@ -19,6 +19,7 @@ import torch
 logger = logging.getLogger(__name__)
 
 PROMPT_BUCKET = 32  # prompts are left-padded to a multiple of this, so a few graph shapes serve a whole run
+WIDTH_HEADROOM = 1.25  # a new cache is sized for prompts this much wider than the widest seen, so later steps fit
 ATTENTION = "interleave_gqa_sdpa"  # the attention the merged copy runs with (registered below)
 
 
@@ -125,8 +126,9 @@ class GraphSampler:
 
         A state whose cache holds at least ``width + max_new_tokens`` is reused (prompts are padded further
         left: padding is masked out), so a run settles on one shape per batch size instead of one per prompt
-        width: each new shape means a graph capture, and with ``compile`` a compilation. A larger new state
-        replaces the smaller ones of its batch size, freeing their caches and graphs.
+        width: each new shape means a graph capture, and with ``compile`` a compilation (~30 s on an H100).
+        A new state gets ``WIDTH_HEADROOM`` and replaces the smaller ones of its batch size, freeing their
+        caches and graphs.
         """
         from transformers import StaticCache
 
@@ -137,6 +139,7 @@ class GraphSampler:
             return state, length - max_new_tokens
         for key in [key for key in self._shapes if key[0] == batch]:
             del self._shapes[key]
+        width = -(-int(width * WIDTH_HEADROOM) // PROMPT_BUCKET) * PROMPT_BUCKET
         length = width + max_new_tokens
         cache = StaticCache(config=self.model.config, max_cache_len=length)
         zeros = dict(device=self.device, dtype=torch.long)
