@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -75,6 +76,7 @@ def run_grpo(recipe: str, config: str, steps: int, model: str, workdir: Path, ti
     from training.run_metrics import read_metrics
 
     run_dir = workdir / f"{recipe}-{config}"
+    shutil.rmtree(run_dir, ignore_errors=True)  # the bench's own scratch run: always from scratch
     cmd = [sys.executable, "-m", "training.train", "--config", f"training/recipes/{recipe}.yaml", "--model", model,
            "--init_adapter", "base", "--report_to", "none", "--max_steps", str(steps), "--save_steps", str(10 * steps),
            "--output_dir", str(run_dir), "--results_dir", str(run_dir / "results"), *CONFIGS[config]]
