@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import time
 from dataclasses import dataclass
 
 import torch
@@ -252,13 +253,17 @@ class GraphSampler:
         state.inv_temperature.fill_(1.0 / temperature if temperature else 1.0)
         self._prefill(state, ids, lengths, greedy)
         if self.use_cuda_graph and state.graph is None and max_new_tokens > 1:
+            start = time.perf_counter()
             self._capture_or_fall_back(state, greedy)
+            logger.info("fast generation on %s: %s decode step for %d rows, cache of %d tokens, ready in %.1f s",
+                        self.device, ("compiled, CUDA graph" if self.compile else "CUDA graph") if state.graph
+                        else "eager", batch, width + max_new_tokens, time.perf_counter() - start)
             self._prefill(state, ids, lengths, greedy)  # capture ran steps on the cache: start again
         eos = torch.tensor(sorted(set(eos_token_ids)), device=self.device)
         out = torch.empty(batch, max_new_tokens, dtype=torch.long, device=self.device)
         out[:, 0:1] = state.token
         done = torch.isin(state.token.view(-1), eos)
-        produced = 1
+        produced, start = 1, time.perf_counter()
         for t in range(1, max_new_tokens):
             if state.graph is not None:
                 state.graph.replay()
@@ -269,7 +274,10 @@ class GraphSampler:
             produced = t + 1
             if t % 16 == 0 and bool(done.all()):
                 break
-        return [_until_end(row, eos_token_ids) for row in out[:n_prompts, :produced].tolist()]
+        rows = out[:n_prompts, :produced].tolist()
+        logger.debug("decoded %d rows x %d token steps in %.3f s on %s (%s)", batch, produced,
+                     time.perf_counter() - start, self.device, "graph" if state.graph is not None else "eager")
+        return [_until_end(row, eos_token_ids) for row in rows]
 
 
 def _until_end(tokens: list[int], eos_token_ids) -> list[int]:
