@@ -49,11 +49,17 @@ def _register_attention() -> None:
     AttentionInterface.register(ATTENTION, gqa_sdpa_attention)
 
 
-def merged_copy(policy) -> torch.nn.Module:
-    """A plain (adapter-merged) copy of ``policy`` for inference, in eval mode, sharing no storage."""
+def merged_copy(policy, dtype: torch.dtype | None = None) -> torch.nn.Module:
+    """A plain (adapter-merged) copy of ``policy`` for inference, in eval mode, sharing no storage.
+
+    ``dtype``: the copy's dtype, e.g. bfloat16 for a float32 policy trained under bf16 autocast (TRL loads
+    models in float32 by default). Decoding in float32 was ~5x slower per token step on an H100.
+    """
     clone = copy.deepcopy(policy)
     if hasattr(clone, "merge_and_unload"):  # a peft model: fold the adapter in, drop the LoRA layers
         clone = clone.merge_and_unload()
+    if dtype is not None:
+        clone.to(dtype)
     for module in clone.modules():  # wrappers set on the instance (accelerate, TRL) would call the original model
         for attribute in ("forward", "_original_forward"):
             module.__dict__.pop(attribute, None)
@@ -78,10 +84,14 @@ def sync_weights(policy, inference_model: torch.nn.Module) -> None:
         if not isinstance(module, LoraLayer):
             continue
         weight = targets[_base_name(name)].weight.data
-        weight.copy_(module.get_base_layer().weight.data)  # merge straight into the copy: no temporary per layer
-        for adapter in module.active_adapters:
-            if adapter in module.lora_A:
-                weight += module.get_delta_weight(adapter).to(weight.dtype)
+        base = module.get_base_layer().weight.data
+        deltas = [module.get_delta_weight(adapter) for adapter in module.active_adapters if adapter in module.lora_A]
+        if weight.dtype == base.dtype:  # merge straight into the copy: no temporary per layer
+            weight.copy_(base)
+            for delta in deltas:
+                weight += delta
+        else:  # merge at the policy's precision, round once
+            weight.copy_(sum(deltas, base))
 
 
 def _base_name(peft_name: str) -> str:

@@ -89,8 +89,12 @@ class ObservedGRPOTrainer(GRPOTrainer):
         if reasons:
             logger.warning("fast generation is off (not supported with %s); using TRL's generate", ", ".join(reasons))
             return None
+        import torch
+
         batch = self.args.per_device_train_batch_size * self.args.steps_per_generation  # one local generation batch
-        return GraphSampler(merged_copy(self.accelerator.unwrap_model(self.model)), compile=compile,
+        # Sample at the precision the mixed-precision forward computes in (the weights may be float32).
+        dtype = torch.bfloat16 if self.args.bf16 else torch.float16 if self.args.fp16 else None
+        return GraphSampler(merged_copy(self.accelerator.unwrap_model(self.model), dtype=dtype), compile=compile,
                             batch_bucket=batch)
 
     def _generate_single_turn(self, prompt_ids, images, multimodal_fields, num_generations, has_tool_images=False):

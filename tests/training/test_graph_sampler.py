@@ -58,6 +58,18 @@ def test_sync_weights_merges_the_current_adapter(tiny_model_dir):
     assert not torch.allclose(stale, copy(ids).logits)
     assert not any(p.requires_grad for p in copy.parameters())
 
+    half = merged_copy(policy, dtype=torch.bfloat16)  # a float32 policy trained under bf16 autocast
+    assert {p.dtype for p in half.parameters()} == {torch.bfloat16}
+    with torch.no_grad():
+        for name, parameter in policy.named_parameters():
+            if "lora_A" in name:
+                parameter.add_(0.3)
+        reference = policy(input_ids=ids).logits
+        stale_error = (half(ids).logits.float() - reference).abs().mean()
+        sync_weights(policy, half)
+        error = (half(ids).logits.float() - reference).abs().mean()
+    assert error < 0.01 and error < stale_error / 10  # bf16 rounding only
+
 
 def test_training_with_fast_generation(tiny_model_dir, tmp_path):
     proc = run_cli("-m", "training.train", "--config", "training/recipes/stage-1.yaml", "--model", "tiny-random-llama",
