@@ -156,7 +156,7 @@ def build_demo(demo_state: Demo) -> gr.Blocks:
         counts = gr.Markdown(demo_state.word_counts("", ""), elem_id="word-counts")
         with gr.Row():
             model = gr.Dropdown(demo_state.model_choices(), value=demo_state.default_choice(), label="Model", scale=3,
-                                elem_id="model-choice")
+                                allow_custom_value=True, elem_id="model-choice")  # the app checks the choice
             run = gr.Button("Interleave", variant="primary", scale=1, elem_id="interleave-button")
             stop = gr.Button("Stop", scale=1)
         gr.Examples(EXAMPLES, inputs=[text_a, text_b], label="Examples (public-domain openings)")
