@@ -73,21 +73,28 @@ class Demo:
         return self.adapters
 
     def model_choices(self) -> list[tuple[str, str]]:
-        return [(f"base model ({self.settings.base_model})", BASE_CHOICE)] + [(a.label, k) for k, a in self.adapters.items()]
+        return [(f"base model ({self.base_name})", BASE_CHOICE)] + [(a.label, k) for k, a in self.adapters.items()]
 
     def default_choice(self) -> str:
         return list(self.adapters)[-1] if self.adapters else BASE_CHOICE
 
     def status(self) -> str:
-        interleaver = self.interleaver
-        line = (f"Base model `{self.settings.base_model}` on {interleaver.device} "
-                f"(loaded in {interleaver.load_seconds:.1f} s). ")
+        interleaver, base = self.interleaver, self.settings.base_model
+        where = f" (`{base}`)" if base != self.base_name else ""
+        line = (f"Base model **{self.base_name}**{where} on {interleaver.device}, loaded in "
+                f"{interleaver.load_seconds:.1f} s. ")
         if not self.adapters:
             return line + (f"**No trained adapter found** in {self.settings.adapters.describe()}: showing the base "
                            f"model only. Train one with `make train-stage N=1`, or set `INTERLEAVE_DEMO_ADAPTERS` to "
                            f"a Hub model repo with `stage-N` branches.")
         stages = ", ".join(str(a.stage) for a in self.adapters.values())
         return line + f"Stage adapters found in {self.settings.adapters.describe()}: stage {stages}."
+
+    @property
+    def base_name(self) -> str:
+        """A folder's name, or the Hub id."""
+        base = self.settings.base_model
+        return os.path.basename(base.rstrip("/")) if os.path.isdir(base) else base
 
     def refresh(self):
         """On page load: look for adapters again (a training run may have written a new stage)."""
@@ -112,6 +119,7 @@ class Demo:
             adapter = self._adapter(choice)
         except (InputProblem, ModelSourceProblem) as exc:
             raise gr.Error(str(exc), print_exception=False) from None
+        text_a, text_b = " ".join(words_a), " ".join(words_b)  # single spaces, as in the training data
         target = interleave_target(words_a, words_b)
         n_target = len(words_a) + len(words_b)
         max_new = self.interleaver.max_new_tokens(target)
@@ -120,7 +128,7 @@ class Demo:
         if context and prompt_tokens + max_new > context:
             raise gr.Error(f"The prompt ({prompt_tokens} tokens) and its answer (up to {max_new}) do not fit the "
                            f"model's context of {context} tokens: shorten the texts.", print_exception=False)
-        model_name = adapter.label if adapter else f"the base model ({self.settings.base_model})"
+        model_name = adapter.label if adapter else f"the base model ({self.base_name})"
         note = f"{length_note(words_a, words_b)} Generating greedily with {model_name}, up to {max_new} tokens."
         yield "", target, "**NW score:** waiting for the model…", "", note
         output = ""
@@ -133,9 +141,9 @@ class Demo:
         n_output = len(output.split())
         score = normalize(alignment.score, n_target, n_output)
         score_text = (f"**NW score: {score:.3f}** (alignment score S = {alignment.score:g}: match +1, wrong word −1, "
-                      f"missing or extra word −1; max(0, S) / {n_target} target words). The model wrote {n_output} words.")
-        yield (output, target, score_text, alignment_html(alignment.pairs, len(words_a), len(words_b)),
-               f"{note} {alignment_summary(alignment.pairs, len(words_a), len(words_b))}")
+                      f"missing or extra word −1; max(0, S) / {n_target} target words). The model wrote {n_output} "
+                      f"words. {alignment_summary(alignment.pairs, len(words_a), len(words_b))}")
+        yield output, target, score_text, alignment_html(alignment.pairs, len(words_a), len(words_b)), note
 
 
 INTRO = """# Interleave two texts, word by word

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -56,6 +57,7 @@ class LaunchedApp:
 
     process: subprocess.Popen
     url: str = ""
+    ready_seconds: float = 0.0  # from the start of the command to the URL line
     lines: list[str] = field(default_factory=list)
 
     @property
@@ -63,19 +65,23 @@ class LaunchedApp:
         return "".join(self.lines)
 
     def stop(self) -> None:
+        """Stop the process group this test started (make and the app it runs)."""
         if self.process.poll() is None:
-            self.process.terminate()
+            os.killpg(self.process.pid, signal.SIGTERM)
             try:
                 self.process.wait(timeout=20)
             except subprocess.TimeoutExpired:
-                self.process.kill()
+                os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
 
 
 def launch(cmd: list[str], cwd: Path, env: dict | None = None, timeout: float = 180) -> LaunchedApp:
-    """Start ``cmd`` and wait for gradio's 'Running on local URL' line; fail with its output if it never comes."""
+    """Start ``cmd`` (in its own process group; ``env`` replaces the environment) and wait for gradio's
+    'Running on local URL' line; fail with its output if it never comes."""
     process = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
+                               env={**(os.environ if env is None else env), "PYTHONUNBUFFERED": "1"},
+                               start_new_session=True)
+    started = time.monotonic()
     app = LaunchedApp(process)
     ready = threading.Event()
 
@@ -85,6 +91,7 @@ def launch(cmd: list[str], cwd: Path, env: dict | None = None, timeout: float = 
             found = re.search(r"Running on local URL:\s+(http://\S+)", line)
             if found:
                 app.url = found.group(1).rstrip("/")
+                app.ready_seconds = time.monotonic() - started
                 ready.set()
         ready.set()
 

@@ -84,7 +84,7 @@ def test_streaming_grows_and_ends_with_the_result(client, tiny_model_dir, tiny_s
     assert output == reference_generation(tiny_model_dir, tiny_stage_adapters.format(n=1), TEXT_A, TEXT_B,
                                           max_new_tokens)
     assert f"NW score: {nw_score(output, target):.3f}" in score
-    assert 'class="nw-view"' in alignment and "target words:" in note
+    assert 'class="nw-view"' in alignment and f"{len(target.split())} target words:" in score
     assert all(update[1] == target for update in updates)
 
 
