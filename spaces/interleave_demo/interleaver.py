@@ -9,7 +9,7 @@ import time
 from collections.abc import Iterator
 
 from dataset_builders.prompts import interleave_prompt
-from model_sources import Adapter, ModelSourceProblem, adapter_folder, resolve_base_model
+from model_sources import Adapter, ModelSourceProblem, adapter_folder
 
 logger = logging.getLogger(__name__)
 
@@ -36,14 +36,13 @@ class Interleaver:
         self.base_model = base_model
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         dtype = torch.bfloat16 if self.device.startswith("cuda") else torch.float32
-        source = resolve_base_model(base_model)
         started = time.perf_counter()
         try:
-            self.tokenizer = AutoTokenizer.from_pretrained(source)
-            model = AutoModelForCausalLM.from_pretrained(source, dtype=dtype)
-        except OSError as exc:
-            raise ModelSourceProblem(f"could not load the base model {base_model!r} ({_first_line(exc)}); a Hub id needs "
-                                     f"network access, offline give a local model folder") from None
+            model = AutoModelForCausalLM.from_pretrained(base_model, dtype=dtype)  # first: its error names config.json
+            self.tokenizer = AutoTokenizer.from_pretrained(base_model)
+        except (OSError, ValueError) as exc:  # a folder that is no model, a bad or unreachable Hub id
+            raise ModelSourceProblem(f"could not load the base model {base_model!r} ({_first_line(exc)}); give a model "
+                                     f"folder, or a Hub id 'owner/name' (which needs network access)") from None
         self.model = model.to(self.device).eval()
         self.load_seconds = time.perf_counter() - started
         self._adapters: dict[Adapter, str] = {}  # adapter -> its peft adapter name

@@ -35,18 +35,6 @@ def default_base_model() -> str:
     return str(folder) if (folder / "config.json").is_file() else HUB_BASE_MODEL
 
 
-def resolve_base_model(name_or_path: str) -> str:
-    """A model folder (it must hold a config.json) or a Hub id 'owner/name', for ``from_pretrained``."""
-    path = Path(name_or_path).expanduser()
-    if path.exists():
-        if not (path / "config.json").is_file():
-            raise ModelSourceProblem(f"{path} holds no config.json: not a model folder")
-        return str(path)
-    if name_or_path.count("/") != 1:
-        raise ModelSourceProblem(f"base model {name_or_path!r} is neither a model folder nor a Hub id 'owner/name'")
-    return name_or_path
-
-
 @dataclass(frozen=True)
 class Adapter:
     """One stage checkpoint: a LoRA adapter in a local folder, or on a branch of a Hub model repo."""

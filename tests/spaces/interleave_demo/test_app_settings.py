@@ -12,7 +12,7 @@ def app():
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--base-model", "someone/missing-model"], "could not load the base model 'someone/missing-model'"),
-    (["--base-model", "no-such-folder"], "neither a model folder nor a Hub id"),
+    (["--base-model", "/no/such/folder"], "could not load the base model '/no/such/folder' (Repo id must be"),
     (["--adapters", "runs/stage-1/final"], "neither a folder pattern with {n}"),
     (["--max-words", "0"], "--max-words must be at least 1"),
 ])
@@ -34,3 +34,10 @@ def test_status_and_choices_without_and_with_adapters(app, tiny_model_dir, tiny_
     assert "Stage adapters found in local folders" in demo.status() and "stage 1, 2." in demo.status()
     assert [value for _, value in demo.model_choices()] == ["base", "stage-1", "stage-2"]
     assert demo.default_choice() == "stage-2"  # the latest stage
+
+
+def test_a_folder_that_is_no_model_is_named(app, capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(app, "build_demo", lambda state: pytest.fail("the app started despite bad settings"))
+    assert app.main(["--base-model", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"could not load the base model '{tmp_path}'" in err and "config.json" in err

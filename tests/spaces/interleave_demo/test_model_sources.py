@@ -10,7 +10,6 @@ from model_sources import (
     adapter_folder,
     default_base_model,
     parse_adapter_source,
-    resolve_base_model,
 )
 
 
@@ -94,11 +93,3 @@ def test_default_base_model(tmp_path, monkeypatch):
     assert default_base_model() == str(converted)
     monkeypatch.setenv("INTERLEAVE_DEMO_BASE_MODEL", "someone/model")
     assert default_base_model() == "someone/model"
-
-
-def test_resolve_base_model(tmp_path):
-    assert resolve_base_model("owner/name") == "owner/name"
-    with pytest.raises(ModelSourceProblem, match="holds no config.json"):
-        resolve_base_model(str(tmp_path))
-    with pytest.raises(ModelSourceProblem, match="neither a model folder nor a Hub id"):
-        resolve_base_model("no-such-model")
