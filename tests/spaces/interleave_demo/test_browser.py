@@ -62,6 +62,11 @@ def test_a_visitor_interleaves_two_texts_in_a_real_browser(make_space):
             page.wait_for_function("document.querySelector('#word-counts').innerText.includes('Text B: 10 words')")
             clicked = time.monotonic()
             page.locator("#interleave-button").click()
+            # words appear while the model is still writing (the score line says so), then the score
+            page.wait_for_function("document.querySelector('#score').innerText.includes('generating') && "
+                                   "document.querySelector('#output textarea').value.trim().length > 0",
+                                   timeout=120_000, polling=50)
+            partial = page.locator("#output textarea").input_value()
             page.wait_for_function("/NW score: [0-9]/.test(document.querySelector('#score').innerText)",
                                    timeout=180_000)
             seconds = time.monotonic() - clicked
@@ -75,6 +80,7 @@ def test_a_visitor_interleaves_two_texts_in_a_real_browser(make_space):
             browser.close()
 
     assert output.strip(), "the model's output never reached the page"
+    assert output.startswith(partial) and len(partial.split()) < len(output.split())  # it streamed
     assert target == interleave_target(TEXT_A, TEXT_B)
     score = nw_score(output, target)
     assert f"NW score: {score:.3f}" in score_text
