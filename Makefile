@@ -18,7 +18,7 @@ N ?= 1
 MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
-.PHONY: help setup corpus model train-stage train-arithmetic test clean lock dataset-preview publish-datasets bench-metric bench-train
+.PHONY: help setup corpus model train-stage train-arithmetic test clean lock dataset-preview publish-datasets bench-metric bench-train space browser
 
 help:  ## list the targets
 	@grep -hE '^[a-zA-Z0-9_%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
@@ -60,7 +60,7 @@ train-arithmetic: $(STAMP)  ## train the arithmetic positive control (same optio
 train-stage-%: $(STAMP)
 	@$(MAKE) --no-print-directory train-stage N=$*
 
-test: $(STAMP)  ## run the test suite (slow tests included, gpu tests excluded)
+test: $(STAMP) browser  ## run the test suite (slow tests included, gpu tests excluded)
 	@$(PY) -m dataset_builders.corpus --quiet
 	@$(PY) -m training.models --model $(MODEL) --quiet
 	@$(PY) -m pytest -m "not gpu" $(PYTEST_ARGS)
@@ -93,3 +93,21 @@ bench-metric: $(STAMP)  ## time the Needleman-Wunsch metric vs pure Python, Biop
 BENCH_ARGS ?=
 bench-train: $(STAMP)  ## GPU: TRL defaults vs the project's settings (rollout tokens/s, GRPO step time, memory, reward); writes results/bench/
 	@$(PY) -m training.bench_train $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) $(BENCH_ARGS)
+
+# The demo Space (spaces/interleave_demo/): SPACE_PORT, and SPACE_ARGS for any flag of its app.py
+# (e.g. SPACE_ARGS="--adapters owner/repo --max-words 200"; --base-model defaults to the embedded model).
+SPACE_PORT ?= 7860
+SPACE_ARGS ?=
+
+space: $(STAMP)  ## launch the demo Space on loopback and print its URL (SPACE_PORT=7860, SPACE_ARGS="--adapters ...")
+	@$(PY) -m training.models --quiet
+	@echo "demo Space: http://127.0.0.1:$(SPACE_PORT)  (Ctrl-C stops it)"
+	@$(PY) spaces/interleave_demo/app.py --host 127.0.0.1 --port $(SPACE_PORT) $(SPACE_ARGS)
+
+# The browser test drives Debian's chromium with Playwright (no browser download); installed here when missing.
+export CHROMIUM ?= /usr/bin/chromium
+
+browser:  ## install Debian chromium for the browser test when missing (apt-get, needs root; ~30 s)
+	@test -x $(CHROMIUM) || { echo "installing Debian chromium for the browser test (apt-get)"; \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; } \
+	  || echo "warning: could not install chromium (not root, or no apt-get); the browser test will fail: install Debian chromium or set CHROMIUM=..."; }
