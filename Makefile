@@ -19,7 +19,7 @@ MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
 .PHONY: help setup corpus model train-stage train-arithmetic test clean lock dataset-preview publish-datasets publish-metric \
-	publish-model publish-space publish hub-serve bench-metric
+	publish-model publish-space publish-base-model publish hub-serve bench-metric
 
 help:  ## list the targets
 	@grep -hE '^[a-zA-Z0-9_%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
@@ -99,6 +99,9 @@ publish-model: $(STAMP)  ## publish stage STAGE's final adapter + card to branch
 
 publish-space: $(STAMP)  ## publish the demo Space (spaces/interleave_demo/, plus the files its vendor.txt names)
 	@$(PUBLISH) space $(PUBLISH_ARGS)
+
+publish-base-model: $(STAMP)  ## publish a local base model as a model repo (MODEL=tiny-random-llama, or the embedded model's exact weights)
+	@$(PUBLISH) base-model --model $(MODEL) $(PUBLISH_ARGS)
 
 publish: $(STAMP)  ## publish everything: datasets, metric, every trained stage, the Space
 	@$(PUBLISH) all $(if $(BASE_MODEL),--base-model $(BASE_MODEL)) $(PUBLISH_ARGS)

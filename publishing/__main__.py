@@ -109,47 +109,64 @@ def run_command(args: argparse.Namespace) -> None:
         print(f"stages with a final adapter in {args.runs_dir}/: {stages or 'none'}", flush=True)
         for stage in stages:
             publish_model(dest, args, stage)
-    if args.command == "space" or args.command == "all" and args.space_folder.is_dir():
+    if args.command == "all" and not args.space_folder.is_dir():
+        print(f"no Space folder {args.space_folder}: the Space is not published", flush=True)
+    elif args.command in ("space", "all"):
         publish_space_folder(dest, args, args.space_folder, args.space_repo, "space")
     if args.command == "base-model":
         publish_base_model(dest, args)
 
 
+def _common_options() -> argparse.ArgumentParser:
+    """Options every command takes (after the command name, so ``make publish-X PUBLISH_ARGS=...`` can pass them)."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--hub", choices=MODES, help="hf: push to the Hub (default, or $HUB); local: git repos in HUB_DIR")
+    common.add_argument("--user", help="namespace of the repos (default $HUB_USER; 'local' for HUB=local)")
+    common.add_argument("--hub-dir", type=Path, help="the local hub's folder (default $HUB_DIR or dist/hub)")
+    common.add_argument("--staging", type=Path, default=Path("dist/publish"), help="where the folders to upload are written")
+    common.add_argument("--private", action="store_true", help="create new Hub repos as private")
+    common.add_argument("--curriculum-repo", default=CURRICULUM_FOLDER, help="dataset repo name of the curriculum")
+    common.add_argument("--arithmetic-repo", default=ARITHMETIC_FOLDER, help="dataset repo name of the arithmetic set")
+    common.add_argument("--metric-repo", default=METRIC_FOLDER.name, help="Space repo name of the metric (= its script name)")
+    common.add_argument("--quiet", action="store_true")
+    return common
+
+
+def _model_options(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument("--runs-dir", type=Path, default=Path("runs"), help="where training left runs/stage-N/final")
+    cmd.add_argument("--results-dir", type=Path, default=Path("results"), help="where results/stage-N/summary.json is")
+    cmd.add_argument("--eval-root", type=Path, default=Path("results/eval"), help="searched for the stage's eval.json")
+    cmd.add_argument("--repo", help="model repo name (default interleave-grpo-<base model name>)")
+    cmd.add_argument("--base-model", help="Hub id of the base model (default: from the run's summary)")
+    cmd.add_argument("--license", help="license of the adapter (default: the base model's, else apache-2.0)")
+
+
+def _space_options(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument("--space-folder", type=Path, default=SPACE_FOLDER)
+    cmd.add_argument("--space-repo", default="interleave-demo", help="Space repo name")
+
+
 def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(prog="python -m publishing", description=__doc__,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
-    main.add_argument("--hub", choices=MODES, help="hf: push to the Hub (default, or $HUB); local: git repos in HUB_DIR")
-    main.add_argument("--user", help="namespace of the repos (default $HUB_USER; 'local' for HUB=local)")
-    main.add_argument("--hub-dir", type=Path, help="the local hub's folder (default $HUB_DIR or dist/hub)")
-    main.add_argument("--staging", type=Path, default=Path("dist/publish"), help="where the folders to upload are written")
-    main.add_argument("--private", action="store_true", help="create new Hub repos as private")
-    main.add_argument("--curriculum-repo", default=CURRICULUM_FOLDER, help="dataset repo name of the curriculum")
-    main.add_argument("--arithmetic-repo", default=ARITHMETIC_FOLDER, help="dataset repo name of the arithmetic set")
-    main.add_argument("--metric-repo", default=METRIC_FOLDER.name, help="Space repo name of the metric (= its script name)")
-    main.add_argument("--quiet", action="store_true")
     commands = main.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    common = [_common_options()]
 
-    datasets = commands.add_parser("datasets", help="the curriculum and arithmetic datasets")
+    datasets = commands.add_parser("datasets", parents=common, help="the curriculum and arithmetic datasets")
     add_dataset_arguments(datasets)
-    metric = commands.add_parser("metric", help="the Needleman-Wunsch metric (a Space)")
+    metric = commands.add_parser("metric", parents=common, help="the Needleman-Wunsch metric (a Space)")
     metric.add_argument("--metric-folder", type=Path, default=METRIC_FOLDER)
-    model = commands.add_parser("model", help="a stage's final adapter (branch stage-N; main = latest stage)")
+    model = commands.add_parser("model", parents=common, help="a stage's final adapter (branch stage-N; main = latest)")
     model.add_argument("--stage", type=int, required=True, choices=range(1, 7), metavar="N")
-    for cmd in (model, all_ := commands.add_parser("all", help="datasets, metric, every trained stage, the Space")):
-        cmd.add_argument("--runs-dir", type=Path, default=Path("runs"), help="where training left runs/stage-N/final")
-        cmd.add_argument("--results-dir", type=Path, default=Path("results"), help="where results/stage-N/summary.json is")
-        cmd.add_argument("--eval-root", type=Path, default=Path("results/eval"), help="searched for the stage's eval.json")
-        cmd.add_argument("--repo", help="model repo name (default interleave-grpo-<base model name>)")
-        cmd.add_argument("--base-model", help="Hub id of the base model (default: from the run's summary)")
-        cmd.add_argument("--license", help="license of the adapter (default: the base model's, else apache-2.0)")
+    _model_options(model)
     model.add_argument("--eval-file", type=Path, help="the eval.json to put on the card (default: found in --eval-root)")
-    all_.set_defaults(eval_file=None)
-    add_dataset_arguments(all_)
-    for cmd in (commands.add_parser("space", help="the demo Space"), all_):
-        cmd.add_argument("--space-folder", type=Path, default=SPACE_FOLDER)
-        cmd.add_argument("--space-repo", default="interleave-demo", help="Space repo name")
-    all_.set_defaults(metric_folder=METRIC_FOLDER)
-    base = commands.add_parser("base-model", help="a local base model (training.models name or folder)")
+    _space_options(commands.add_parser("space", parents=common, help="the demo Space"))
+    every = commands.add_parser("all", parents=common, help="datasets, metric, every trained stage, the Space")
+    add_dataset_arguments(every)
+    _model_options(every)
+    _space_options(every)
+    every.set_defaults(eval_file=None, metric_folder=METRIC_FOLDER)
+    base = commands.add_parser("base-model", parents=common, help="a local base model (training.models name or folder)")
     base.add_argument("--model", required=True, help="smollm2-135m-instruct, tiny-random-llama or a model folder")
     base.add_argument("--repo", help="model repo name (default: the model's name)")
     base.add_argument("--license")

@@ -79,7 +79,7 @@ def stage_checkpoint_folder(run: StageRun, dest: Path, *, repo_id: str, base_mod
                             arithmetic_repo: str, metric_repo: str, eval_file: Path | None = None,
                             eval_root: Path | None = None, license: str | None = None) -> Path:
     """``dest`` (replaced) = the adapter, README.md (the card), plots/, results/summary.json and results/eval.json."""
-    import trl
+    from importlib.metadata import version
 
     from model_cards.stage_card import render_stage_card
 
@@ -103,7 +103,7 @@ def stage_checkpoint_folder(run: StageRun, dest: Path, *, repo_id: str, base_mod
         arithmetic_repo=arithmetic_repo, metric_repo=metric_repo,
         license=license or BASE_MODEL_LICENSES.get(base_model, "apache-2.0"), eval_results=results,
         eval_source=str(eval_file) if eval_file else None, plots=plots,
-        base_model_note=base_model_note(base_model, run.summary), trl_version=trl.__version__,
+        base_model_note=base_model_note(base_model, run.summary), trl_version=version("trl"),
         tokenizer_in_repo=(dest / "tokenizer_config.json").is_file())
     card.save(dest / "README.md")
     return dest
@@ -128,8 +128,6 @@ def _describe(model: str) -> tuple[str, str | None, str]:
 
 def base_model_folder(model: str, dest: Path, repo_id: str, license: str | None = None) -> Path:
     """``dest`` (replaced) = a model folder (``training.models`` name or path) plus its card."""
-    from transformers import AutoConfig
-
     from model_cards.base_model_card import render_base_model_card
     from training.models import ModelUnavailable, resolve_model
 
@@ -142,9 +140,9 @@ def base_model_folder(model: str, dest: Path, repo_id: str, license: str | None 
     dest = Path(dest)
     shutil.rmtree(dest, ignore_errors=True)
     shutil.copytree(source, dest, ignore=shutil.ignore_patterns(".complete", "README.md"))
-    config = AutoConfig.from_pretrained(source)
-    architecture = (f"{config.model_type}, {config.num_hidden_layers} layers, hidden size {config.hidden_size}, "
-                    f"vocabulary {config.vocab_size}.")
+    config = json.loads((source / "config.json").read_text())
+    architecture = (f"{config.get('model_type')}, {config.get('num_hidden_layers')} layers, hidden size "
+                    f"{config.get('hidden_size')}, vocabulary {config.get('vocab_size')}.")
     description, base, default_license = _describe(model)
     render_base_model_card(repo_id, description, architecture, license or default_license, base_model=base,
                            tags=["interleave-grpo"]).save(dest / "README.md")
