@@ -93,7 +93,8 @@ def publish_base_model(dest: Destination, args: argparse.Namespace) -> Published
 
 
 def trained_stages(runs_dir: Path) -> list[int]:
-    return sorted(int(p.parent.name.split("-")[1]) for p in Path(runs_dir).glob("stage-[1-6]/final/adapter_config.json"))
+    return sorted(int(p.parent.parent.name.split("-")[1])
+                  for p in Path(runs_dir).glob("stage-[1-6]/final/adapter_config.json"))
 
 
 def run_command(args: argparse.Namespace) -> None:

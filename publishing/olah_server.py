@@ -105,11 +105,11 @@ class LocalHubServer:
                 self.stop()
                 raise HubError(f"olah exited with code {self.process.returncode}: {' | '.join(tail)}")
             try:
-                with urllib.request.urlopen(f"{self.endpoint}/api/whoami-v2", timeout=2):
+                with urllib.request.urlopen(f"{self.endpoint}/", timeout=2):  # olah's index page: no upstream call
                     pass
                 return self.endpoint
             except urllib.error.HTTPError:
-                return self.endpoint  # it answers (whoami needs a token upstream)
+                return self.endpoint  # it answers
             except OSError:
                 time.sleep(0.2)
         self.stop()

@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from dataset_builders.fetch import FetchError
-from training.arguments import RecipeError, RunArguments, parse_run_arguments
 from publishing.hub import HubError
+from training.arguments import RecipeError, RunArguments, parse_run_arguments
 from training.models import ModelUnavailable
 
 logger = logging.getLogger("training.train")

@@ -86,3 +86,30 @@ def test_recipe_flags_reach_trls_hub_arguments():
     _, grpo, _ = parse_run_arguments(["--config", "training/recipes/stage-2.yaml", "--push_to_hub", "true",
                                       "--hub_model_id", "me/interleave", "--hub_strategy", "checkpoint"])
     assert grpo.push_to_hub and grpo.hub_model_id == "me/interleave" and grpo.hub_strategy.value == "checkpoint"
+
+
+def test_publish_all_publishes_datasets_metric_every_trained_stage_and_says_when_no_space(runs, tmp_path, monkeypatch,
+                                                                                         capsys):
+    monkeypatch.setenv("HUB", "local")
+    monkeypatch.setenv("HUB_DIR", str(tmp_path / "hub"))
+    monkeypatch.delenv("HUB_USER", raising=False)
+    code = publish_main(["all", "--runs-dir", str(runs / "runs"), "--results-dir", str(runs / "results"),
+                         "--base-model", "local/tiny-random-llama", "--staging", str(tmp_path / "staging"),
+                         "--space-folder", str(tmp_path / "no-space"), "--train-size", "4", "--validation-size", "2",
+                         "--test-size", "2", "--curriculum-configs", "stage-1", "--arithmetic-configs", "2x2", "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    hub = LocalHub(tmp_path / "hub")
+    assert hub.branches("local/interleave-curriculum", "dataset") == ["main"]
+    assert hub.branches("local/arithmetic", "dataset") == ["main"]
+    assert hub.branches("local/needleman_wunsch", "space") == ["main"]
+    assert sorted(hub.branches(REPO.replace("alice", "local"), "model")) == ["main", "stage-1", "stage-2"]
+    assert "stages with a final adapter" in out and "[1, 2]" in out
+    assert f"no Space folder {tmp_path / 'no-space'}: the Space is not published" in out
+
+
+def test_hub_serve_explains_a_missing_hub_folder(tmp_path):
+    from tests.conftest import run_cli
+
+    proc = run_cli("-m", "publishing.olah_server", "--hub-dir", str(tmp_path / "nothing"))
+    assert proc.returncode == 2 and "publish something first (make publish HUB=local)" in proc.stderr
