@@ -102,6 +102,10 @@ def run_command(args: argparse.Namespace) -> None:
     if args.command in ("datasets", "all"):
         publish_datasets(dest, args)
     if args.command in ("metric", "all"):
+        script = args.metric_repo.split("/")[-1]
+        if not (args.metric_folder / f"{script}.py").is_file():
+            raise HubError(f"evaluate.load('OWNER/{script}') runs {script}.py of the Space, which "
+                           f"{args.metric_folder} does not have: name the metric repo after its script")
         publish_space_folder(dest, args, args.metric_folder, args.metric_repo, "metric")
     if args.command == "model":
         publish_model(dest, args, args.stage)

@@ -108,6 +108,13 @@ def test_publish_all_publishes_datasets_metric_every_trained_stage_and_says_when
     assert f"no Space folder {tmp_path / 'no-space'}: the Space is not published" in out
 
 
+def test_the_metric_space_must_be_named_after_its_script(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("HUB", "local")
+    monkeypatch.setenv("HUB_DIR", str(tmp_path / "hub"))
+    assert publish_main(["metric", "--metric-repo", "nw-metric", "--staging", str(tmp_path / "staging")]) == 2
+    assert "runs nw-metric.py of the Space" in capsys.readouterr().err
+
+
 def test_hub_serve_explains_a_missing_hub_folder(tmp_path):
     from tests.conftest import run_cli
 
