@@ -17,6 +17,7 @@ import hashlib
 import logging
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -147,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.hub_dir} does not exist: publish something first (make publish HUB=local)", file=sys.stderr)
         return 2
     server = LocalHubServer(args.hub_dir, args.host, args.port)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # `kill` stops olah too (the finally below)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C, even when started in the background
     try:
         endpoint = server.start()
         print(f"serving {args.hub_dir} at {endpoint}; in another shell:\n  export HF_ENDPOINT={endpoint}\n"
