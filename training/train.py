@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from dataset_builders.fetch import FetchError
+from publishing.hub import HubError
 from training.arguments import RecipeError, RunArguments, parse_run_arguments
 from training.models import ModelUnavailable
 
@@ -113,6 +114,35 @@ def write_final_adapter(trainer, output_dir: Path, guard) -> Path | None:
     return final
 
 
+def device_name(device) -> str:
+    """What trained: the GPU's name (``NVIDIA H100 80GB HBM3``) or ``cpu``."""
+    import torch
+
+    return torch.cuda.get_device_name(device) if device.type == "cuda" else device.type
+
+
+def prepare_hub_push(grpo_args, task_name: str) -> None:
+    """With ``--push_to_hub``: the model repo and its branch (``--hub_revision``, default the task, e.g. ``stage-3``)
+    exist before the first save pushes to it (``upload_folder(revision=...)`` does not create a branch).
+
+    When to push is TRL's ``--hub_strategy`` (every_save by default: each checkpoint's adapter, pushed in
+    the background; the run folder's logs go with it).
+    """
+    if not grpo_args.push_to_hub:
+        return
+    from publishing.hub import RemoteHub, resolve_token
+
+    repo_id = grpo_args.hub_model_id
+    if not repo_id or repo_id.count("/") != 1:
+        raise RecipeError("--push_to_hub needs --hub_model_id OWNER/NAME (the model repo; each stage pushes to its "
+                          f"own branch), got {repo_id!r}")
+    grpo_args.hub_revision = grpo_args.hub_revision or task_name
+    hub = RemoteHub(resolve_token(grpo_args.hub_token), private=bool(grpo_args.hub_private_repo))
+    hub.ensure_branch(repo_id, "model", grpo_args.hub_revision)
+    report(f"pushing to {hub.url(repo_id, 'model')} branch {grpo_args.hub_revision} "
+           f"(hub_strategy {grpo_args.hub_strategy.value})")
+
+
 def write_results(output_dir: Path, results_dir: Path, run_name: str, summary: dict) -> None:
     """metrics.jsonl, summary.json and PNG plots of the run under ``results_dir``."""
     from training.plots import plot_metrics
@@ -146,6 +176,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     task = task_for(run_args)
     checkpoint, marker = resume_checkpoint(run_args, output_dir)
     adapter = initial_adapter(run_args, output_dir)
+    prepare_hub_push(grpo_args, task.name)
     model, tokenizer, peft_config = load_policy(model_args, adapter, grpo_args.bf16)
 
     if run_args.derive_max_completion_length and task.n_words:
@@ -195,7 +226,8 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
             "init_adapter": str(adapter) if adapter else None, "resumed_from": str(checkpoint) if checkpoint else None,
             "max_steps": grpo_args.max_steps, "global_step": trainer.state.global_step,
             "data_position": trainer.data_position, "resample_position": trainer.resample_position,
-            "wall_seconds": time.time() - started, "final_adapter": str(final) if final else None,
+            "wall_seconds": time.time() - started, "device": device_name(trainer.accelerator.device),
+            "final_adapter": str(final) if final else None,
             "collapse_stopped_at": guard.stopped_at,
             "recipe": dict(vars(run_args)),
             "grpo": {k: getattr(grpo_args, k) for k in (
@@ -214,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         run_args, grpo_args, model_args = parse_run_arguments(argv)
         return train(run_args, grpo_args, model_args)
-    except (RecipeError, FetchError, ModelUnavailable) as exc:
+    except (RecipeError, FetchError, ModelUnavailable, HubError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_SETUP_ERROR
 

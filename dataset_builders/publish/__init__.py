@@ -1,6 +1,5 @@
-"""Publish the curriculum and arithmetic datasets: Hub-layout folders (parquet + card) and an optional push."""
+"""Write the curriculum and arithmetic datasets as Hub-layout folders (parquet + card); ``publishing`` pushes them."""
 
 from dataset_builders.publish.folders import write_arithmetic_folder, write_curriculum_folder
-from dataset_builders.publish.hub import HubError, push_folder
 
-__all__ = ["HubError", "push_folder", "write_arithmetic_folder", "write_curriculum_folder"]
+__all__ = ["write_arithmetic_folder", "write_curriculum_folder"]

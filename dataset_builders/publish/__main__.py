@@ -1,7 +1,8 @@
 """``python -m dataset_builders.publish --out DIR``: write the curriculum and arithmetic datasets as Hub folders.
 
-With ``--namespace`` (or ``--curriculum-repo``/``--arithmetic-repo``) and a token the folders are then
-pushed to the Hub as dataset repos.
+Each folder (parquet per config and split, README.md card, LICENSE) loads with ``load_dataset(folder, CONFIG)``.
+Pushing them to the Hub is ``make publish-datasets`` (``python -m publishing datasets``), which writes the
+same folders with these options.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from dataset_builders.publish.folders import (
     ARITHMETIC_CONFIGS, ARITHMETIC_FOLDER, CURRICULUM_CONFIGS, CURRICULUM_FOLDER, write_arithmetic_folder,
     write_curriculum_folder,
 )
-from dataset_builders.publish.hub import HubError, push_folder, resolve_token
 
 DATASETS = (CURRICULUM_FOLDER, ARITHMETIC_FOLDER)
 
@@ -31,20 +31,8 @@ def _configs(value: str | None, known: tuple[str, ...], what: str) -> tuple[str,
     return names
 
 
-def _command(args: argparse.Namespace) -> str:
-    """The command line that made the folders, without the token."""
-    parts = ["python -m dataset_builders.publish", f"--out {args.out}", f"--seed {args.seed}",
-             f"--train-size {args.train_size}", f"--validation-size {args.validation_size}", f"--test-size {args.test_size}"]
-    parts += [f"--only {args.only}"] if args.only else []
-    parts += [f"--curriculum-configs {args.curriculum_configs}"] if args.curriculum_configs else []
-    parts += [f"--arithmetic-configs {args.arithmetic_configs}"] if args.arithmetic_configs else []
-    return " ".join(parts)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m dataset_builders.publish", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=Path("dist/datasets"), help="folder for the two dataset folders")
+def add_dataset_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that say which datasets, configs and sizes to write (shared with ``python -m publishing``)."""
     parser.add_argument("--only", choices=DATASETS, help="write one of the two datasets")
     parser.add_argument("--curriculum-configs", metavar="A,B", help=f"subset of {','.join(CURRICULUM_CONFIGS)}")
     parser.add_argument("--arithmetic-configs", metavar="A,B", help=f"subset of {','.join(ARITHMETIC_CONFIGS)}")
@@ -52,41 +40,51 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--train-size", type=int, default=10_000, help="rows of the train sample per config")
     parser.add_argument("--validation-size", type=int, default=256)
     parser.add_argument("--test-size", type=int, default=512)
-    parser.add_argument("--namespace", help="push to NAMESPACE/interleave-curriculum and NAMESPACE/arithmetic")
-    parser.add_argument("--curriculum-repo", metavar="REPO_ID", help="Hub dataset repo for the curriculum")
-    parser.add_argument("--arithmetic-repo", metavar="REPO_ID", help="Hub dataset repo for the arithmetic set")
-    parser.add_argument("--token", help="Hub token (default: HF_TOKEN or a saved login); never printed")
-    parser.add_argument("--private", action="store_true", help="create the Hub repos as private")
+
+
+def dataset_command(prog: str, args: argparse.Namespace) -> str:
+    """The command line that makes the folders (recorded in the cards)."""
+    parts = [prog, f"--seed {args.seed}", f"--train-size {args.train_size}",
+             f"--validation-size {args.validation_size}", f"--test-size {args.test_size}"]
+    parts += [f"--only {args.only}"] if args.only else []
+    parts += [f"--curriculum-configs {args.curriculum_configs}"] if args.curriculum_configs else []
+    parts += [f"--arithmetic-configs {args.arithmetic_configs}"] if args.arithmetic_configs else []
+    return " ".join(parts)
+
+
+def write_dataset_folders(out: Path, args: argparse.Namespace, repos: dict[str, str | None],
+                          command: str) -> dict[str, Path]:
+    """Write the folders the options ask for into ``out``; ``repos`` maps a dataset to its Hub id (for the cards)."""
+    wanted = (args.only,) if args.only else DATASETS
+    curriculum_configs = _configs(args.curriculum_configs, CURRICULUM_CONFIGS, "curriculum")
+    arithmetic_configs = _configs(args.arithmetic_configs, ARITHMETIC_CONFIGS, "arithmetic")
+    sizes = dict(seed=args.seed, train_size=args.train_size, validation_size=args.validation_size,
+                 test_size=args.test_size, command=command)
+    folders = {}
+    if CURRICULUM_FOLDER in wanted:
+        from dataset_builders.corpus import load_corpus
+
+        folders[CURRICULUM_FOLDER] = write_curriculum_folder(out, load_corpus(), curriculum_configs,
+                                                             repo=repos.get(CURRICULUM_FOLDER), **sizes)
+    if ARITHMETIC_FOLDER in wanted:
+        folders[ARITHMETIC_FOLDER] = write_arithmetic_folder(out, arithmetic_configs,
+                                                             repo=repos.get(ARITHMETIC_FOLDER), **sizes)
+    return folders
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m dataset_builders.publish", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, default=Path("dist/datasets"), help="folder for the two dataset folders")
+    add_dataset_arguments(parser)
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    wanted = (args.only,) if args.only else DATASETS
-    repos = {
-        CURRICULUM_FOLDER: args.curriculum_repo or (f"{args.namespace}/{CURRICULUM_FOLDER}" if args.namespace else None),
-        ARITHMETIC_FOLDER: args.arithmetic_repo or (f"{args.namespace}/{ARITHMETIC_FOLDER}" if args.namespace else None),
-    }
-    push = {name: repos[name] for name in wanted if repos[name]}
     try:
-        curriculum_configs = _configs(args.curriculum_configs, CURRICULUM_CONFIGS, "curriculum")
-        arithmetic_configs = _configs(args.arithmetic_configs, ARITHMETIC_CONFIGS, "arithmetic")
-        token = resolve_token(args.token) if push else None
-        sizes = dict(seed=args.seed, train_size=args.train_size, validation_size=args.validation_size,
-                     test_size=args.test_size, command=_command(args))
-        folders = {}
-        if CURRICULUM_FOLDER in wanted:
-            from dataset_builders.corpus import load_corpus
-
-            folders[CURRICULUM_FOLDER] = write_curriculum_folder(
-                args.out, load_corpus(), curriculum_configs, repo=repos[CURRICULUM_FOLDER], **sizes)
-        if ARITHMETIC_FOLDER in wanted:
-            folders[ARITHMETIC_FOLDER] = write_arithmetic_folder(
-                args.out, arithmetic_configs, repo=repos[ARITHMETIC_FOLDER], **sizes)
-        for name, folder in folders.items():
+        command = dataset_command(f"python -m dataset_builders.publish --out {args.out}", args)
+        for folder in write_dataset_folders(args.out, args, {}, command).values():
             print(f"wrote {folder}  (load_dataset({str(folder)!r}, CONFIG, split=...))")
-        for name, repo_id in push.items():
-            url = push_folder(folders[name], repo_id, token, private=args.private)
-            print(f"pushed {name} to https://huggingface.co/datasets/{repo_id}  ({url})")
-    except (ValueError, FetchError, HubError) as exc:
+    except (ValueError, FetchError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0

@@ -1,4 +1,4 @@
-"""Publishing: Hub-layout folders that load_dataset reads, cards whose YAML parses, a Hub push that hides the token."""
+"""Dataset folders: Hub-layout folders that load_dataset reads, cards whose YAML parses (pushing: tests/publishing)."""
 
 import pytest
 from datasets import load_dataset
@@ -6,7 +6,6 @@ from huggingface_hub import DatasetCard
 
 from dataset_builders.arithmetic import ArithmeticProblems
 from dataset_builders.interleave_curriculum import InterleaveProblems
-from dataset_builders.publish import HubError, push_folder
 from tests.conftest import run_cli
 
 SIZES = {"train": 40, "validation": 8, "test": 12}
@@ -63,37 +62,3 @@ def test_cards_parse_and_declare_configs_license_and_sources(published):
 def test_cli_explains_bad_arguments_without_a_traceback(tmp_path):
     bad = run_cli("-m", "dataset_builders.publish", "--out", str(tmp_path), "--curriculum-configs", "stage-9")
     assert bad.returncode == 2 and "unknown curriculum config(s) stage-9" in bad.stderr and "Traceback" not in bad.stderr
-    no_token = run_cli("-m", "dataset_builders.publish", "--out", str(tmp_path), "--only", "arithmetic",
-                       "--namespace", "someone", env={"HF_TOKEN": "", "HF_HOME": str(tmp_path / "hf")})
-    assert no_token.returncode == 2 and "needs a Hub token" in no_token.stderr
-
-
-def test_push_folder_creates_a_dataset_repo_uploads_and_never_shows_the_token(tmp_path, monkeypatch):
-    import huggingface_hub
-
-    calls = []
-
-    class FakeApi:
-        def __init__(self, token):
-            calls.append(("token", token))
-
-        def create_repo(self, repo_id, repo_type, private, exist_ok):
-            calls.append(("create", repo_id, repo_type, private, exist_ok))
-
-        def upload_folder(self, folder_path, repo_id, repo_type, commit_message):
-            calls.append(("upload", folder_path, repo_id, repo_type))
-            return type("Info", (), {"commit_url": "https://hub/commit/1"})()
-
-    monkeypatch.setattr(huggingface_hub, "HfApi", FakeApi)
-    assert push_folder(tmp_path, "me/interleave-curriculum", "hf_secret") == "https://hub/commit/1"
-    assert calls[1] == ("create", "me/interleave-curriculum", "dataset", False, True)
-    assert calls[2] == ("upload", str(tmp_path), "me/interleave-curriculum", "dataset")
-
-    class FailingApi(FakeApi):
-        def create_repo(self, *args, **kwargs):
-            raise RuntimeError("401 Unauthorized for token hf_secret")
-
-    monkeypatch.setattr(huggingface_hub, "HfApi", FailingApi)
-    with pytest.raises(HubError) as failure:
-        push_folder(tmp_path, "me/x", "hf_secret")
-    assert "hf_secret" not in str(failure.value) and "401 Unauthorized" in str(failure.value)

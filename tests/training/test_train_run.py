@@ -68,6 +68,7 @@ def test_two_grpo_steps_write_checkpoints_logs_metrics_and_results(tiny_model_di
     results = tmp_path / "results"
     summary = json.loads((results / "summary.json").read_text())
     assert summary["global_step"] == 2 and summary["steps_logged"] == 2 and summary["data_position"] == 4
+    assert summary["device"] == "cpu" and summary["wall_seconds"] > 0  # the model card's training time
     assert {p.name for p in results.glob("*.png")} == {"reward.png", "zero_std_fraction.png", "completion_length.png",
                                                          "entropy.png"}
     assert (results / "metrics.jsonl").read_text() == (run / "metrics.jsonl").read_text()

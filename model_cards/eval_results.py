@@ -1,0 +1,135 @@
+"""The evaluation file ``results/eval/<name>/eval.json``: what `make eval` writes and the model cards read.
+
+One definition for both sides::
+
+    {"model": "<base model id or path>", "adapter": "<adapter path or null>", "generated_at": "<iso time>",
+     "device": "<gpu/cpu name>", "decoding": "greedy",
+     "rows": [{"task": "stage-1", "words": 10, "split": "test", "n": 256, "nw_score": 0.83,
+               "exact_match": 0.69, "label": "trained"}, ...]}
+
+``task`` is ``stage-1`` ... ``stage-6`` or ``arithmetic``; ``label`` is ``baseline`` or ``trained``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+TASKS = tuple(f"stage-{n}" for n in range(1, 7)) + ("arithmetic",)
+LABELS = ("baseline", "trained")
+SPLITS = ("train", "validation", "test")
+EVAL_FILE = "eval.json"
+
+
+class EvalResultsError(ValueError):
+    """An eval file that does not follow the schema; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class EvalRow:
+    """The scores of one model (baseline or trained) on one task and split."""
+
+    task: str
+    words: int | None  # words per text (curriculum); None for arithmetic
+    split: str
+    n: int
+    nw_score: float
+    exact_match: float
+    label: str
+
+    def __post_init__(self):
+        problems = []
+        if self.task not in TASKS:
+            problems.append(f"task {self.task!r} is not one of {', '.join(TASKS)}")
+        if self.label not in LABELS:
+            problems.append(f"label {self.label!r} is not one of {', '.join(LABELS)}")
+        if self.words is not None and (not isinstance(self.words, int) or isinstance(self.words, bool) or self.words < 0):
+            problems.append(f"words must be a non-negative integer or null, got {self.words!r}")
+        if self.split not in SPLITS:
+            problems.append(f"split {self.split!r} is not one of {', '.join(SPLITS)}")
+        if not isinstance(self.n, int) or isinstance(self.n, bool) or self.n < 1:
+            problems.append(f"n must be a positive integer, got {self.n!r}")
+        for name in ("nw_score", "exact_match"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0 \
+                    or math.isnan(value):
+                problems.append(f"{name} must be a number in [0, 1], got {value!r}")
+        if problems:
+            raise EvalResultsError("; ".join(problems))
+
+
+@dataclass
+class EvalResults:
+    """One evaluation run: a model (and adapter) scored with greedy decoding on some tasks."""
+
+    model: str
+    adapter: str | None
+    generated_at: str
+    device: str
+    decoding: str = "greedy"
+    rows: list[EvalRow] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=1) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str, source: str = "eval file") -> EvalResults:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise EvalResultsError(f"{source} is not JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise EvalResultsError(f"{source} must hold a JSON object")
+        missing = [k for k in ("model", "adapter", "generated_at", "device", "rows") if k not in data]
+        if missing:
+            raise EvalResultsError(f"{source} lacks {', '.join(missing)}")
+        rows = []
+        for i, row in enumerate(data["rows"]):
+            try:
+                rows.append(EvalRow(**row))
+            except (TypeError, EvalResultsError) as exc:
+                raise EvalResultsError(f"{source}, rows[{i}]: {exc}") from None
+        return cls(model=data["model"], adapter=data["adapter"], generated_at=data["generated_at"],
+                   device=data["device"], decoding=data.get("decoding", "greedy"), rows=rows)
+
+    @classmethod
+    def load(cls, path: str | Path) -> EvalResults:
+        path = Path(path)
+        try:
+            return cls.from_json(path.read_text(encoding="utf-8"), source=str(path))
+        except OSError as exc:
+            raise EvalResultsError(f"cannot read {path}: {exc.strerror}") from None
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.to_json(), encoding="utf-8")
+        return path
+
+    def rows_for(self, label: str, split: str = "test") -> list[EvalRow]:
+        """The rows of one label and split, in task order."""
+        return sorted((r for r in self.rows if r.label == label and r.split == split), key=lambda r: TASKS.index(r.task))
+
+
+def _adapter_is(adapter: str | None, run: str, final_adapter: str | None) -> bool:
+    if not adapter:
+        return False
+    if final_adapter and Path(adapter).resolve() == Path(final_adapter).resolve():
+        return True
+    return Path(adapter).parts[-2:] == (run, "final")
+
+
+def find_run_eval(eval_root: str | Path, run: str, final_adapter: str | None = None) -> Path | None:
+    """The newest eval file under ``eval_root/*/`` whose adapter is run ``run``'s final adapter, or None.
+
+    An adapter matches when it is ``final_adapter`` or any path ending in ``<run>/final`` (runs are often
+    trained on one machine and evaluated on another).
+    """
+    found = []
+    for path in sorted(Path(eval_root).glob(f"*/{EVAL_FILE}")):
+        results = EvalResults.load(path)
+        if _adapter_is(results.adapter, run, final_adapter) and results.rows_for("trained"):
+            found.append((results.generated_at, str(path)))
+    return Path(max(found)[1]) if found else None

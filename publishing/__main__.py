@@ -1,0 +1,193 @@
+"""``python -m publishing COMMAND``: publish the project's artifacts to the Hub (or, with ``HUB=local``, a local git hub).
+
+Commands: ``datasets`` (curriculum + arithmetic dataset repos), ``metric`` (the NW metric as a Space, where
+``evaluate.load("owner/needleman_wunsch")`` looks), ``model --stage N`` (a stage's final adapter on branch
+``stage-N`` of the model repo; ``main`` follows the latest stage), ``space`` (the demo Space),
+``base-model`` (a local base model, e.g. the tiny test model) and ``all``.
+
+Every command first writes the exact folder it uploads under ``--staging`` (dist/publish/), then publishes it.
+``HUB=hf`` (default) pushes to huggingface.co as ``HUB_USER`` with ``HF_TOKEN`` (or a saved ``hf auth login``);
+``HUB=local`` commits the same files into git repos under ``HUB_DIR`` (dist/hub/), which
+``python -m publishing.olah_server`` serves over the Hub API.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import re
+import sys
+from pathlib import Path
+
+from dataset_builders.fetch import FetchError
+from dataset_builders.publish.__main__ import add_dataset_arguments, dataset_command, write_dataset_folders
+from dataset_builders.publish.folders import ARITHMETIC_FOLDER, CURRICULUM_FOLDER
+from model_cards.eval_results import EvalResultsError
+from publishing.destination import MODES, Destination, destination
+from publishing.hub import HubError, Published
+from publishing.model_folders import StageRun, base_model_folder, base_model_id, stage_checkpoint_folder
+from publishing.space_folder import space_sdk, stage_space_folder
+
+METRIC_FOLDER = Path("metrics/needleman_wunsch")
+SPACE_FOLDER = Path("spaces/interleave_demo")
+STAGE_BRANCH = re.compile(r"^stage-(\d+)$")
+
+
+def report(kind: str, published: Published) -> None:
+    print(f"published {kind} {published.repo_id}@{published.branch}: {published.commit[:12]}  {published.url}",
+          flush=True)
+
+
+def publish_datasets(dest: Destination, args: argparse.Namespace) -> list[Published]:
+    repos = {CURRICULUM_FOLDER: dest.repo_id(args.curriculum_repo), ARITHMETIC_FOLDER: dest.repo_id(args.arithmetic_repo)}
+    command = dataset_command("python -m publishing datasets", args)
+    folders = write_dataset_folders(args.staging / "datasets", args, repos, command)
+    out = []
+    for name, folder in folders.items():
+        out.append(dest.hub.publish_folder(folder, repos[name], "dataset", message=f"Publish {name}: {command}"))
+        report("dataset", out[-1])
+    return out
+
+
+def publish_space_folder(dest: Destination, args: argparse.Namespace, folder: Path, repo: str, kind: str) -> Published:
+    repo_id = dest.repo_id(repo)
+    staged = stage_space_folder(folder, args.staging / "spaces" / repo_id.split("/")[-1])
+    published = dest.hub.publish_folder(staged, repo_id, "space", message=f"Publish {folder}",
+                                        space_sdk=space_sdk(staged))
+    report(kind, published)
+    return published
+
+
+def model_repo_name(summary: dict) -> str:
+    """Default model repo name: ``interleave-grpo-<base model name>``."""
+    return f"interleave-grpo-{Path(str(summary.get('model', 'model'))).name}"
+
+
+def publish_model(dest: Destination, args: argparse.Namespace, stage: int) -> list[Published]:
+    run = StageRun.find(stage, args.runs_dir, args.results_dir)
+    repo_id = dest.repo_id(args.repo or model_repo_name(run.summary))
+    branch = f"stage-{stage}"
+    folder = stage_checkpoint_folder(
+        run, args.staging / "models" / f"{repo_id.split('/')[-1]}@{branch}", repo_id=repo_id,
+        base_model=base_model_id(run.summary, args.base_model), datasets_repo=dest.repo_id(args.curriculum_repo),
+        arithmetic_repo=dest.repo_id(args.arithmetic_repo), metric_repo=dest.repo_id(args.metric_repo),
+        eval_file=args.eval_file, eval_root=args.eval_root, license=args.license)
+    out = [dest.hub.publish_folder(folder, repo_id, "model", branch=branch, message=f"Stage {stage} final adapter")]
+    report("model", out[-1])
+    stages = [int(m.group(1)) for b in dest.hub.branches(repo_id, "model") if (m := STAGE_BRANCH.match(b))]
+    if stage >= max(stages, default=stage):
+        out.append(dest.hub.publish_folder(folder, repo_id, "model", branch="main",
+                                           message=f"main = stage {stage} (the latest stage)"))
+        report("model", out[-1])
+    else:
+        print(f"main stays at stage {max(stages)} (the latest stage published)", flush=True)
+    return out
+
+
+def publish_base_model(dest: Destination, args: argparse.Namespace) -> Published:
+    repo_id = dest.repo_id(args.repo or Path(args.model).name)
+    folder = base_model_folder(args.model, args.staging / "models" / repo_id.split("/")[-1], repo_id, args.license)
+    published = dest.hub.publish_folder(folder, repo_id, "model", message=f"Publish base model {args.model}")
+    report("base model", published)
+    return published
+
+
+def trained_stages(runs_dir: Path) -> list[int]:
+    return sorted(int(p.parent.parent.name.split("-")[1])
+                  for p in Path(runs_dir).glob("stage-[1-6]/final/adapter_config.json"))
+
+
+def run_command(args: argparse.Namespace) -> None:
+    dest = destination(args.hub, args.user, args.hub_dir, args.private)
+    if args.command in ("datasets", "all"):
+        publish_datasets(dest, args)
+    if args.command in ("metric", "all"):
+        script = args.metric_repo.split("/")[-1]
+        if not (args.metric_folder / f"{script}.py").is_file():
+            raise HubError(f"evaluate.load('OWNER/{script}') runs {script}.py of the Space, which "
+                           f"{args.metric_folder} does not have: name the metric repo after its script")
+        publish_space_folder(dest, args, args.metric_folder, args.metric_repo, "metric")
+    if args.command == "model":
+        publish_model(dest, args, args.stage)
+    if args.command == "all":
+        stages = trained_stages(args.runs_dir)
+        print(f"stages with a final adapter in {args.runs_dir}/: {stages or 'none'}", flush=True)
+        for stage in stages:
+            publish_model(dest, args, stage)
+    if args.command == "all" and not args.space_folder.is_dir():
+        print(f"no Space folder {args.space_folder}: the Space is not published", flush=True)
+    elif args.command in ("space", "all"):
+        publish_space_folder(dest, args, args.space_folder, args.space_repo, "space")
+    if args.command == "base-model":
+        publish_base_model(dest, args)
+
+
+def _common_options() -> argparse.ArgumentParser:
+    """Options every command takes (after the command name, so ``make publish-X PUBLISH_ARGS=...`` can pass them)."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--hub", choices=MODES, help="hf: push to the Hub (default, or $HUB); local: git repos in HUB_DIR")
+    common.add_argument("--user", help="namespace of the repos (default $HUB_USER; 'local' for HUB=local)")
+    common.add_argument("--hub-dir", type=Path, help="the local hub's folder (default $HUB_DIR or dist/hub)")
+    common.add_argument("--staging", type=Path, default=Path("dist/publish"), help="where the folders to upload are written")
+    common.add_argument("--private", action="store_true", help="create new Hub repos as private")
+    common.add_argument("--curriculum-repo", default=CURRICULUM_FOLDER, help="dataset repo name of the curriculum")
+    common.add_argument("--arithmetic-repo", default=ARITHMETIC_FOLDER, help="dataset repo name of the arithmetic set")
+    common.add_argument("--metric-repo", default=METRIC_FOLDER.name, help="Space repo name of the metric (= its script name)")
+    common.add_argument("--quiet", action="store_true")
+    return common
+
+
+def _model_options(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument("--runs-dir", type=Path, default=Path("runs"), help="where training left runs/stage-N/final")
+    cmd.add_argument("--results-dir", type=Path, default=Path("results"), help="where results/stage-N/summary.json is")
+    cmd.add_argument("--eval-root", type=Path, default=Path("results/eval"), help="searched for the stage's eval.json")
+    cmd.add_argument("--repo", help="model repo name (default interleave-grpo-<base model name>)")
+    cmd.add_argument("--base-model", help="Hub id of the base model (default: from the run's summary)")
+    cmd.add_argument("--license", help="license of the adapter (default: the base model's, else apache-2.0)")
+
+
+def _space_options(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument("--space-folder", type=Path, default=SPACE_FOLDER)
+    cmd.add_argument("--space-repo", default="interleave-demo", help="Space repo name")
+
+
+def parser() -> argparse.ArgumentParser:
+    main = argparse.ArgumentParser(prog="python -m publishing", description=__doc__,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = main.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    common = [_common_options()]
+
+    datasets = commands.add_parser("datasets", parents=common, help="the curriculum and arithmetic datasets")
+    add_dataset_arguments(datasets)
+    metric = commands.add_parser("metric", parents=common, help="the Needleman-Wunsch metric (a Space)")
+    metric.add_argument("--metric-folder", type=Path, default=METRIC_FOLDER)
+    model = commands.add_parser("model", parents=common, help="a stage's final adapter (branch stage-N; main = latest)")
+    model.add_argument("--stage", type=int, required=True, choices=range(1, 7), metavar="N")
+    _model_options(model)
+    model.add_argument("--eval-file", type=Path, help="the eval.json to put on the card (default: found in --eval-root)")
+    _space_options(commands.add_parser("space", parents=common, help="the demo Space"))
+    every = commands.add_parser("all", parents=common, help="datasets, metric, every trained stage, the Space")
+    add_dataset_arguments(every)
+    _model_options(every)
+    _space_options(every)
+    every.set_defaults(eval_file=None, metric_folder=METRIC_FOLDER)
+    base = commands.add_parser("base-model", parents=common, help="a local base model (training.models name or folder)")
+    base.add_argument("--model", required=True, help="smollm2-135m-instruct, tiny-random-llama or a model folder")
+    base.add_argument("--repo", help="model repo name (default: the model's name)")
+    base.add_argument("--license")
+    return main
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        run_command(args)
+    except (HubError, ValueError, FetchError, EvalResultsError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""Stage checkpoint folders and cards: every number from summary.json / eval.json, a card the Hub's card classes
+parse, "not evaluated yet" without an eval, the adapter pointing at a Hub base model."""
+
+import json
+
+import pytest
+from huggingface_hub import ModelCard
+
+from publishing.hub import HubError
+from publishing.model_folders import StageRun, base_model_id, stage_checkpoint_folder
+from tests.publishing.stage_run import make_stage_run, write_eval
+
+REPOS = dict(repo_id="alice/interleave-grpo-tiny", base_model="alice/tiny-random-llama",
+             datasets_repo="alice/interleave-curriculum", arithmetic_repo="alice/arithmetic",
+             metric_repo="alice/needleman_wunsch")
+
+
+@pytest.fixture(scope="module")
+def stage_root(tiny_model_dir, tmp_path_factory):
+    root = tmp_path_factory.mktemp("stage-run")
+    make_stage_run(root, tiny_model_dir, stage=1)
+    return root
+
+
+def test_evaluated_card_carries_the_eval_files_numbers_and_the_runs_recipe(stage_root, tmp_path):
+    run = StageRun.find(1, stage_root / "runs", stage_root / "results")
+    eval_file = tmp_path / "eval" / "gpu" / "eval.json"
+    evaluation = write_eval(eval_file, "/somewhere/runs/stage-1/final", "2026-11-22T10:00:00+00:00")
+    folder = stage_checkpoint_folder(run, tmp_path / "staged", eval_root=tmp_path / "eval", license=None, **REPOS)
+
+    card = ModelCard.load(folder / "README.md")
+    data = card.data
+    assert data.base_model == "alice/tiny-random-llama" and data.library_name == "peft"
+    assert {"trl", "grpo", "interleaving"} <= set(data.tags)
+    assert data.datasets == ["alice/interleave-curriculum"] and data.license == "apache-2.0"
+    trained = {(r.task, key): getattr(r, key) for r in evaluation.rows_for("trained") for key in ("nw_score", "exact_match")}
+    card_values = {(e.dataset_config or "arithmetic", "nw_score" if e.metric_type == "needleman_wunsch" else e.metric_type):
+                   e.metric_value for e in data.eval_results}
+    assert card_values == {k: round(v, 4) for k, v in trained.items()}
+    assert all(e.dataset_split == "test" for e in data.eval_results)
+    assert "model-index" in (folder / "README.md").read_text()
+
+    summary = run.summary
+    text = card.text
+    assert f"| learning rate | {summary['grpo']['learning_rate']} |" in text
+    assert f"| group size (generations per prompt) | {summary['grpo']['num_generations']} |" in text
+    assert f"{summary['wall_seconds'] / 60:.1f} GPU minutes on one {summary['device']}" in text
+    assert f"r {summary['lora']['lora_r']}, alpha {summary['lora']['lora_alpha']}" in text
+    assert f"| stage-1 | 10 | 256 | {0.8312:.3f} | {0.6875:.3f} | {0.1234:.3f} | 0.000 |" in text
+    assert "Not evaluated yet" not in text and "![Reward per step](plots/reward.png)" in text
+    assert 'PeftModel.from_pretrained(base, "alice/interleave-grpo-tiny", revision="stage-1")' in text
+
+    assert {p.name for p in (folder / "plots").iterdir()} == {p.name for p in run.results_dir.glob("*.png")}
+    assert json.loads((folder / "results" / "eval.json").read_text()) == json.loads(eval_file.read_text())
+    assert json.loads((folder / "results" / "summary.json").read_text()) == summary
+    adapter_config = json.loads((folder / "adapter_config.json").read_text())
+    assert adapter_config["base_model_name_or_path"] == "alice/tiny-random-llama"
+    assert (folder / "tokenizer.json").is_file() and not (folder / "training_args.bin").exists()
+
+
+def test_without_an_eval_the_card_says_not_evaluated_and_has_no_model_index(stage_root, tmp_path):
+    run = StageRun.find(1, stage_root / "runs", stage_root / "results")
+    folder = stage_checkpoint_folder(run, tmp_path / "staged", eval_root=tmp_path / "no-evals", **REPOS)
+    text = (folder / "README.md").read_text()
+    card = ModelCard.load(folder / "README.md")
+    assert "Not evaluated yet" in text and "model-index" not in text and card.data.eval_results is None
+    assert not (folder / "results" / "eval.json").exists()
+
+
+def test_base_model_ids_come_from_the_run_or_the_user(stage_root, tmp_path):
+    assert base_model_id({"model": "smollm2-135m-instruct"}) == "HuggingFaceTB/SmolLM2-135M-Instruct"
+    assert base_model_id({"model": "/tmp/gpu/smollm2-135m-instruct"}) == "HuggingFaceTB/SmolLM2-135M-Instruct"
+    assert base_model_id({"model": "meta-llama/Llama-3.2-3B-Instruct"}) == "meta-llama/Llama-3.2-3B-Instruct"
+    assert base_model_id({"model": "/x/tiny-random-llama"}, "me/tiny") == "me/tiny"
+    with pytest.raises(HubError, match="--base-model"):
+        base_model_id({"model": str(stage_root)})
+    with pytest.raises(HubError, match="make train-stage N=4"):
+        StageRun.find(4, stage_root / "runs", stage_root / "results")
