@@ -52,11 +52,17 @@ TRAIN_FLAGS = $(if $(filter command line environment,$(origin MODEL)),--model $(
 	$(if $(filter 1 true yes,$(RESUME)),--resume true) $(if $(INIT_ADAPTER),--init_adapter $(INIT_ADAPTER)) $(TRAIN_ARGS)
 export TRACKIO_DIR ?= $(CURDIR)/runs/trackio
 
-train-stage: $(STAMP)  ## train curriculum stage N with GRPO (make train-stage N=3 [MODEL=...] [RESUME=1] [INIT_ADAPTER=...])
-	@$(PY) -m training.train --config training/recipes/stage-$(N).yaml $(TRAIN_FLAGS)
+# GPUS=N (N > 1): data-parallel on N GPUs of this machine through accelerate launch with ACCELERATE_CONFIG
+# (training/accelerate/multi_gpu.yaml: DDP; training/accelerate/fsdp2.yaml: sharded, for larger models).
+GPUS ?= 1
+ACCELERATE_CONFIG ?= training/accelerate/multi_gpu.yaml
+TRAIN_LAUNCH = $(if $(filter-out 0 1,$(GPUS)),$(VENV)/bin/accelerate launch --config_file $(ACCELERATE_CONFIG) --num_processes $(GPUS),$(PY))
+
+train-stage: $(STAMP)  ## train curriculum stage N with GRPO (make train-stage N=3 [MODEL=...] [RESUME=1] [INIT_ADAPTER=...] [GPUS=2])
+	@$(TRAIN_LAUNCH) -m training.train --config training/recipes/stage-$(N).yaml $(TRAIN_FLAGS)
 
 train-arithmetic: $(STAMP)  ## train the arithmetic positive control (same options as train-stage)
-	@$(PY) -m training.train --config training/recipes/arithmetic.yaml $(TRAIN_FLAGS)
+	@$(TRAIN_LAUNCH) -m training.train --config training/recipes/arithmetic.yaml $(TRAIN_FLAGS)
 
 train-stage-%: $(STAMP)
 	@$(MAKE) --no-print-directory train-stage N=$*

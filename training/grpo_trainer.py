@@ -84,7 +84,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
 
         unsupported = {"vLLM": self.use_vllm, "top_k": self.top_k not in (None, 0), "top_p": self.top_p != 1.0,
                        "min_p": self.min_p is not None, "repetition_penalty": self.repetition_penalty != 1.0,
-                       "several processes": self.accelerator.num_processes > 1}
+                       "FSDP (sharded parameters)": self.is_fsdp_enabled, "DeepSpeed": self.is_deepspeed_enabled}
         reasons = [name for name, on in unsupported.items() if on]
         if reasons:
             logger.warning("fast generation is off (not supported with %s); using TRL's generate", ", ".join(reasons))

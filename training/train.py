@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shutil
 import sys
 import time
@@ -29,8 +30,9 @@ EXIT_COLLAPSED = 3
 
 
 def report(line: str) -> None:
-    """Run reports a person should see (saves, pruning, collapse, clipping): one line on stdout."""
-    print(line, flush=True)
+    """Run reports a person should see (saves, pruning, collapse, clipping): one line on stdout (first process only)."""
+    if os.environ.get("RANK", "0") == "0":  # set by accelerate launch / torchrun for each process
+        print(line, flush=True)
 
 
 def previous_stage_adapter(output_dir: Path, stage: int) -> Path:
