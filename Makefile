@@ -19,7 +19,7 @@ MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
 .PHONY: help setup corpus model train-stage train-arithmetic test clean lock dataset-preview publish-datasets publish-metric \
-	publish-model publish-space publish-base-model publish hub-serve bench-metric bench-train space browser
+	publish-model publish-space publish-base-model publish hub-serve bench-metric bench-train space browser eval
 
 help:  ## list the targets
 	@grep -hE '^[a-zA-Z0-9_%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
@@ -139,3 +139,11 @@ browser:  ## install Debian chromium for the browser test when missing (apt-get,
 	@test -x $(CHROMIUM) || { echo "installing Debian chromium for the browser test (apt-get)"; \
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; } \
 	  || echo "warning: could not install chromium (not root, or no apt-get); the browser test will fail: install Debian chromium or set CHROMIUM=..."; }
+
+# make eval [MODEL=...] [ADAPTER=runs/stage-1/final] [STAGES=1-6] [EVAL_ARGS="--n 256 --arithmetic false"]
+ADAPTER ?=
+STAGES ?= 1-6
+EVAL_ARGS ?=
+eval: $(STAMP)  ## greedy scores on the test splits, base model vs ADAPTER: eval.json/.md/.png in results/eval/<name>/
+	@$(PY) -m training.evaluation $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) \
+	  $(if $(ADAPTER),--adapter $(ADAPTER)) --stages "$(STAGES)" $(EVAL_ARGS)

@@ -8,6 +8,7 @@ One definition for both sides::
                "exact_match": 0.69, "label": "trained"}, ...]}
 
 ``task`` is ``stage-1`` ... ``stage-6`` or ``arithmetic``; ``label`` is ``baseline`` or ``trained``.
+Arithmetic rows have ``nw_score: null`` and a ``partial_credit`` (``dataset_builders.arithmetic.scoring``).
 """
 
 from __future__ import annotations
@@ -35,9 +36,10 @@ class EvalRow:
     words: int | None  # words per text (curriculum); None for arithmetic
     split: str
     n: int
-    nw_score: float
+    nw_score: float | None  # None for arithmetic
     exact_match: float
     label: str
+    partial_credit: float | None = None  # arithmetic only
 
     def __post_init__(self):
         problems = []
@@ -51,8 +53,12 @@ class EvalRow:
             problems.append(f"split {self.split!r} is not one of {', '.join(SPLITS)}")
         if not isinstance(self.n, int) or isinstance(self.n, bool) or self.n < 1:
             problems.append(f"n must be a positive integer, got {self.n!r}")
-        for name in ("nw_score", "exact_match"):
+        if self.nw_score is None and self.task != "arithmetic":
+            problems.append(f"nw_score is needed for {self.task}")
+        for name in ("nw_score", "exact_match", "partial_credit"):
             value = getattr(self, name)
+            if value is None and name != "exact_match":
+                continue
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0 \
                     or math.isnan(value):
                 problems.append(f"{name} must be a number in [0, 1], got {value!r}")

@@ -14,7 +14,7 @@ from model_cards.eval_results import EvalResults
 
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "stage_checkpoint.md"
 TAGS = ["trl", "grpo", "interleaving", "lora", "peft", "text-generation"]
-METRIC_NAMES = {"nw_score": "NW score", "exact_match": "Exact match"}
+METRIC_NAMES = {"nw_score": "NW score", "exact_match": "Exact match", "partial_credit": "Partial credit"}
 
 
 def stage_of(summary: dict) -> int:
@@ -34,15 +34,24 @@ def eval_results_metadata(results: EvalResults, datasets_repo: str, arithmetic_r
     for row in results.rows_for("trained", "test"):
         curriculum = row.task != "arithmetic"
         for key, name in METRIC_NAMES.items():
+            if getattr(row, key) is None:
+                continue
             entries.append(EvalResult(
                 task_type="text-generation", task_name="Interleaving two texts" if curriculum else "Multiplication",
                 dataset_type=datasets_repo if curriculum else arithmetic_repo,
                 dataset_name=f"Interleave curriculum {row.task}" if curriculum else "Arithmetic control",
                 dataset_config=row.task if curriculum else None, dataset_split=row.split,
-                metric_type="needleman_wunsch" if key == "nw_score" else "exact_match", metric_name=name,
+                metric_type={"nw_score": "needleman_wunsch"}.get(key, key), metric_name=name,
                 metric_value=round(getattr(row, key), 4),
             ))
     return entries
+
+
+def _score(row) -> str:
+    """The row's NW score, or for arithmetic its partial credit (marked)."""
+    if row.nw_score is not None:
+        return f"{row.nw_score:.3f}"
+    return f"{row.partial_credit:.3f} (partial credit)" if row.partial_credit is not None else "-"
 
 
 def _training_time(summary: dict) -> str:
@@ -94,7 +103,7 @@ def render_stage_card(summary: dict, *, repo_id: str, base_model: str, datasets_
     baseline = {}
     if trained:
         for row in eval_results.rows_for("baseline", "test"):
-            baseline[row.task] = f"{row.nw_score:.3f} | {row.exact_match:.3f}"
+            baseline[row.task] = f"{_score(row)} | {row.exact_match:.3f}"
         if baseline:
             baseline = {row.task: baseline.get(row.task, "- | -") for row in trained}
     data = ModelCardData(
@@ -114,7 +123,7 @@ def render_stage_card(summary: dict, *, repo_id: str, base_model: str, datasets_
         grpo=summary.get("grpo") or {}, lora=summary.get("lora") or {}, start=start,
         training_time=_training_time(summary), rewards=_rewards(summary), trl_version=trl_version,
         max_new_tokens=(summary.get("grpo") or {}).get("max_completion_length") or 2 * words * 3,
-        trained_rows=trained, baseline=baseline, eval=eval_results, eval_source=eval_source,
+        trained_rows=trained, baseline=baseline, eval=eval_results, eval_source=eval_source, score=_score,
         reward_plot=reward_plot, tokenizer_in_repo=tokenizer_in_repo,
         reward_funcs=", ".join((summary.get("recipe") or {}).get("reward_funcs")
                                or [f.__name__ for f in INTERLEAVE_REWARDS]), other_plots=[p for p in plots if p != reward_plot],

@@ -14,7 +14,7 @@ def test_round_trip_keeps_every_field(tmp_path):
     assert set(data) == {"model", "adapter", "generated_at", "device", "decoding", "rows"}
     assert data["decoding"] == "greedy" and data["rows"][0] == {
         "task": "stage-1", "words": 10, "split": "test", "n": 256, "nw_score": 0.8312, "exact_match": 0.6875,
-        "label": "trained"}
+        "label": "trained", "partial_credit": None}
     loaded = EvalResults.load(tmp_path / "eval.json")
     assert loaded == written
     assert [r.task for r in loaded.rows_for("trained")] == ["stage-1", "arithmetic"]
@@ -29,6 +29,8 @@ def test_round_trip_keeps_every_field(tmp_path):
     ({"n": 0}, "n must be a positive integer"),
     ({"split": "dev"}, "split 'dev'"),
     ({"words": -1}, "words must be"),
+    ({"nw_score": None}, "nw_score is needed for stage-1"),
+    ({"partial_credit": 2.0}, "partial_credit must be a number in [0, 1]"),
 ])
 def test_bad_rows_are_named(row, message, tmp_path):
     good = {"task": "stage-1", "words": 10, "split": "test", "n": 8, "nw_score": 0.5, "exact_match": 0.5,

@@ -33,7 +33,8 @@ def test_evaluated_card_carries_the_eval_files_numbers_and_the_runs_recipe(stage
     assert data.base_model == "alice/tiny-random-llama" and data.library_name == "peft"
     assert {"trl", "grpo", "interleaving"} <= set(data.tags)
     assert data.datasets == ["alice/interleave-curriculum"] and data.license == "apache-2.0"
-    trained = {(r.task, key): getattr(r, key) for r in evaluation.rows_for("trained") for key in ("nw_score", "exact_match")}
+    trained = {(r.task, key): getattr(r, key) for r in evaluation.rows_for("trained")
+               for key in ("nw_score", "exact_match", "partial_credit") if getattr(r, key) is not None}
     card_values = {(e.dataset_config or "arithmetic", "nw_score" if e.metric_type == "needleman_wunsch" else e.metric_type):
                    e.metric_value for e in data.eval_results}
     assert card_values == {k: round(v, 4) for k, v in trained.items()}

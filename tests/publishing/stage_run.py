@@ -54,6 +54,6 @@ def write_eval(path: Path, adapter: str | None, generated_at: str, stage: int = 
     results = EvalResults(model="tiny-random-llama", adapter=adapter, generated_at=generated_at, device="NVIDIA H100",
                           rows=[EvalRow(f"stage-{stage}", 10, "test", 256, nw, em, "trained"),
                                 EvalRow(f"stage-{stage}", 10, "test", 256, 0.1234, 0.0, "baseline"),
-                                EvalRow("arithmetic", None, "test", 512, 0.05, 0.01, "trained")])
+                                EvalRow("arithmetic", None, "test", 512, None, 0.01, "trained", partial_credit=0.05)])
     results.save(path)
     return results

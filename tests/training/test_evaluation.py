@@ -1,0 +1,63 @@
+"""make eval: scoring of interleaves and arithmetic, stage parsing, and a base vs adapter run through make."""
+
+import subprocess
+
+import pytest
+
+from model_cards.eval_results import EvalResults
+from tests.conftest import REPO_ROOT
+from training.evaluation import parse_stages, score_arithmetic, score_interleaves
+
+
+def test_interleave_scores_reward_the_exact_interleave_only():
+    target = "a1 b1 a2 b2"
+    perfect = score_interleaves([target, target], [target, target])
+    assert perfect.nw_score == 1.0 and perfect.exact_match == 1.0
+    copy_one = score_interleaves(["a1 a2", target], [target, target])
+    assert copy_one.exact_match == 0.5 and copy_one.nw_score < 1.0
+
+
+def test_arithmetic_scores():
+    scores = score_arithmetic(["11008", "11009", "no idea"], [11008, 11008, 11008])
+    assert scores.nw_score is None and scores.exact_match == pytest.approx(1 / 3)
+    assert 1 / 3 < scores.partial_credit < 2 / 3  # the near miss earns part, the non-answer nothing
+
+
+def test_stage_specs():
+    assert parse_stages("1-6") == [1, 2, 3, 4, 5, 6]
+    assert parse_stages("1,3") == [1, 3] and parse_stages("2") == [2]
+    for bad in ("0-2", "7", "a", "1-x"):
+        with pytest.raises(ValueError, match="STAGES"):
+            parse_stages(bad)
+
+
+def _adapter(tiny_model_dir, folder):
+    from peft import LoraConfig, get_peft_model
+
+    from training.models import load_model
+
+    model, _ = load_model(str(tiny_model_dir), device="cpu")
+    get_peft_model(model, LoraConfig(r=4, target_modules="all-linear", task_type="CAUSAL_LM")).save_pretrained(folder)
+    return folder
+
+
+def test_make_eval_scores_base_and_adapter(tiny_model_dir, tmp_path):
+    adapter = _adapter(tiny_model_dir, tmp_path / "runs" / "stage-1" / "final")
+    out = tmp_path / "eval"
+    proc = subprocess.run(["make", "--no-print-directory", "eval", "MODEL=tiny-random-llama", f"ADAPTER={adapter}",
+                           "STAGES=1", f"EVAL_ARGS=--n 4 --batch_size 4 --out {out}"],
+                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    results = EvalResults.load(out / "eval.json")
+    assert {(r.label, r.task) for r in results.rows} == {(label, task) for label in ("baseline", "trained")
+                                                          for task in ("stage-1", "arithmetic")}
+    assert all(r.n == 4 and r.split == "test" for r in results.rows)
+    assert results.adapter == str(adapter) and results.device == "cpu"
+    assert "| stage-1 | 10 | 4 |" in (out / "eval.md").read_text()
+    assert (out / "eval.png").stat().st_size > 10_000
+
+
+def test_make_eval_without_an_adapter_folder_says_what_to_do(tmp_path):
+    proc = subprocess.run(["make", "--no-print-directory", "eval", f"ADAPTER={tmp_path}/missing"], cwd=REPO_ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and "make train-stage" in proc.stderr and "Traceback" not in proc.stderr

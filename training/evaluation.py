@@ -1,0 +1,237 @@
+"""``make eval``: greedy scores of a model, and of the model with a trained adapter, on held-out problems.
+
+Curriculum stages are scored with the project's metric (normalized Needleman-Wunsch of the completion
+against the target interleave) and exact match (same words in the same order); arithmetic with exact
+match and partial credit (``dataset_builders.arithmetic.scoring``). Completions come from the fast
+sampler (``training.graph_sampler``, greedy) on a merged copy of the model. Writes ``eval.json`` (the
+schema of ``model_cards.eval_results``), ``eval.md`` and ``eval.png`` to ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from dataset_builders.prompts import completion_text
+from model_cards.eval_results import EvalResults, EvalRow
+
+ARITHMETIC = "arithmetic"
+
+
+@dataclass(frozen=True)
+class TaskScores:
+    """Mean scores of one task: ``nw_score`` (None for arithmetic), exact match, partial credit (arithmetic)."""
+
+    nw_score: float | None
+    exact_match: float
+    partial_credit: float | None = None
+
+
+def parse_stages(spec: str) -> list[int]:
+    """``"1-6"``, ``"1,3"``, ``"2"`` -> stage numbers (1-6)."""
+    stages: list[int] = []
+    for part in spec.replace(" ", "").split(","):
+        first, _, last = part.partition("-")
+        if not first.isdigit() or (last and not last.isdigit()):
+            raise ValueError(f"STAGES={spec!r}: expected e.g. 1-6, 1,3 or 2")
+        stages += range(int(first), int(last or first) + 1)
+    if not stages or any(s < 1 or s > 6 for s in stages):
+        raise ValueError(f"STAGES={spec!r}: stages are 1 to 6")
+    return sorted(set(stages))
+
+
+def score_interleaves(completions: list[str], targets: list[str]) -> TaskScores:
+    """Mean NW score and exact-match rate (whitespace-separated words equal) of completions vs targets."""
+    from metrics.needleman_wunsch.nw_alignment import nw_scores
+
+    scores = nw_scores(completions, targets)
+    exact = [c.split() == t.split() for c, t in zip(completions, targets, strict=True)]
+    return TaskScores(nw_score=statistics.mean(scores), exact_match=statistics.mean(exact))
+
+
+def score_arithmetic(completions: list[str], answers: list[int]) -> TaskScores:
+    """Exact-match rate and mean partial credit of arithmetic completions."""
+    from dataset_builders.arithmetic.scoring import score_completion
+
+    scored = [score_completion(c, a) for c, a in zip(completions, answers, strict=True)]
+    return TaskScores(nw_score=None, exact_match=statistics.mean(s.exact for s in scored),
+                      partial_credit=statistics.mean(s.partial for s in scored))
+
+
+def _problems(task: str, split: str, n: int):
+    if task == ARITHMETIC:
+        from dataset_builders.arithmetic.streaming import arithmetic_dataset
+
+        return arithmetic_dataset(split, size=n)
+    from dataset_builders.interleave_curriculum import curriculum_dataset
+
+    return curriculum_dataset(split, stage=int(task.removeprefix("stage-")), size=n)
+
+
+def generate(sampler, tokenizer, prompts, max_new_tokens: int, batch_size: int, progress=None) -> list[str]:
+    """Greedy completions (text) of chat ``prompts``, ``batch_size`` at a time."""
+    ids = [tokenizer.apply_chat_template(p, add_generation_prompt=True, tokenize=True) for p in prompts]
+    ids = [list(x["input_ids"]) if hasattr(x, "keys") else list(x) for x in ids]
+    texts = []
+    for start in range(0, len(ids), batch_size):
+        tokens = sampler.sample(ids[start:start + batch_size], max_new_tokens, [tokenizer.eos_token_id],
+                                tokenizer.pad_token_id, temperature=0)
+        texts += [completion_text(tokenizer.decode(t, skip_special_tokens=True)) for t in tokens]
+        if progress is not None:
+            progress.update(len(tokens))
+    return texts
+
+
+def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label: str, batch_size: int,
+                   log=print) -> tuple[list[EvalRow], dict[str, TaskScores]]:
+    """Score ``model`` (a causal LM, with or without a peft adapter) greedily on ``n`` problems per task."""
+    from tqdm.auto import tqdm
+
+    from dataset_builders.interleave_curriculum import stage_words
+    from training.completion_length import max_completion_length, tokens_per_word
+    from training.graph_sampler import GraphSampler, merged_copy
+
+    sampler = GraphSampler(merged_copy(model))
+    per_word = None
+    rows, scores = [], {}
+    for task in tasks:
+        problems = _problems(task, split, n)
+        if task == ARITHMETIC:
+            budget = 16
+        else:
+            if per_word is None:
+                from dataset_builders.corpus import load_corpus
+
+                per_word = tokens_per_word(tokenizer, load_corpus(), "train")
+            budget = max_completion_length(stage_words(int(task.removeprefix("stage-"))), per_word)
+        start = time.perf_counter()
+        with tqdm(total=len(problems), desc=f"{label} {task}", unit="problem", leave=False) as progress:
+            completions = generate(sampler, tokenizer, problems["prompt"], budget, batch_size, progress)
+        if task == ARITHMETIC:
+            result = score_arithmetic(completions, problems["answer"])
+        else:
+            result = score_interleaves(completions, problems["target"])
+        scores[task] = result
+        words = None if task == ARITHMETIC else problems[0]["n_words"]
+        rows.append(EvalRow(task=task, words=words, split=split, n=len(problems), nw_score=result.nw_score,
+                            exact_match=result.exact_match, label=label, partial_credit=result.partial_credit))
+        log(f"{label} {task}: " + (f"NW {result.nw_score:.3f}, " if result.nw_score is not None else
+                                   f"partial credit {result.partial_credit:.3f}, ")
+            + f"exact {result.exact_match:.1%} over {len(problems)} problems ({time.perf_counter() - start:.1f} s)")
+    return rows, scores
+
+
+def render_markdown(results: EvalResults, scores: dict[tuple[str, str], TaskScores]) -> str:
+    """Baseline vs trained per task: NW score (partial credit for arithmetic) and exact match."""
+    labels = [label for label in ("baseline", "trained") if any(r.label == label for r in results.rows)]
+    header = " | ".join(f"{label} {metric}" for label in labels for metric in ("score", "exact"))
+    lines = [f"# Evaluation: {results.model}" + (f" + {results.adapter}" if results.adapter else ""), "",
+             f"Greedy, {results.rows[0].split if results.rows else 'test'} split, {results.device}, "
+             f"{results.generated_at}. Score: NW score for curriculum stages, partial credit for arithmetic.", "",
+             f"| task | words | n | {header} |", "|" + " --- |" * (3 + 2 * len(labels))]
+    for task in dict.fromkeys(r.task for r in results.rows):
+        row = next(r for r in results.rows if r.task == task)
+        cells = []
+        for label in labels:
+            s = scores.get((label, task))
+            cells += [f"{(s.nw_score if s.nw_score is not None else s.partial_credit):.3f}", f"{s.exact_match:.1%}"] \
+                if s else ["", ""]
+        lines.append(f"| {task} | {row.words if row.words is not None else '-'} | {row.n} | {' | '.join(cells)} |")
+    return "\n".join(lines) + "\n"
+
+
+def plot(scores: dict[tuple[str, str], TaskScores], path: Path) -> None:
+    """Grouped bars: score and exact match per task, baseline vs trained."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    tasks = list(dict.fromkeys(task for _, task in scores))
+    labels = [label for label in ("baseline", "trained") if any(lab == label for lab, _ in scores)]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    width = 0.8 / max(1, len(labels))
+    for ax, metric, title in ((axes[0], "score", "NW score (arithmetic: partial credit)"),
+                              (axes[1], "exact_match", "exact match")):
+        for i, label in enumerate(labels):
+            values = []
+            for task in tasks:
+                s = scores.get((label, task))
+                value = (s.nw_score if s.nw_score is not None else s.partial_credit) if metric == "score" \
+                    else s.exact_match if s else 0.0
+                values.append(value if s else 0.0)
+            ax.bar([x + i * width for x in range(len(tasks))], values, width, label=label)
+        ax.set_xticks([x + width * (len(labels) - 1) / 2 for x in range(len(tasks))], tasks, rotation=30)
+        ax.set_ylim(0, 1)
+        ax.set_title(title)
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.evaluation", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", default="smollm2-135m-instruct", help="preset, model folder or Hub id")
+    parser.add_argument("--adapter", default=None, help="a trained LoRA adapter folder (omit: the base model only)")
+    parser.add_argument("--stages", default="1-6", help="curriculum stages, e.g. 1-6, 1,3 (empty: none)")
+    parser.add_argument("--arithmetic", default="true", choices=("true", "false"), help="also the arithmetic control")
+    parser.add_argument("--baseline", default="true", choices=("true", "false"),
+                        help="with --adapter, also score the model without it")
+    parser.add_argument("--n", type=int, default=256, help="problems per task")
+    parser.add_argument("--split", default="test", choices=("validation", "test"))
+    parser.add_argument("--batch_size", type=int, default=128)
+    parser.add_argument("--out", default=None, help="output folder (default results/eval/<adapter or model name>)")
+    args = parser.parse_args(argv)
+    try:
+        tasks = [f"stage-{s}" for s in parse_stages(args.stages)] if args.stages.strip() else []
+    except ValueError as exc:
+        parser.error(str(exc))
+    tasks += [ARITHMETIC] if args.arithmetic == "true" else []
+    if not tasks:
+        parser.error("nothing to evaluate: give --stages or --arithmetic true")
+    if args.adapter and not (Path(args.adapter) / "adapter_config.json").is_file():
+        print(f"error: {args.adapter} is not a LoRA adapter folder (no adapter_config.json); train one with "
+              "`make train-stage N=...` (it writes runs/stage-N/final)", file=sys.stderr)
+        return 2
+
+    import torch
+    from peft import PeftModel
+
+    from training.models import load_model
+
+    cuda = torch.cuda.is_available()
+    device = torch.cuda.get_device_name() if cuda else "cpu"
+    model, tokenizer = load_model(args.model, dtype="bfloat16" if cuda else "float32", device="cuda" if cuda else "cpu")
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    name = Path(args.adapter).resolve().parent.name if args.adapter else Path(str(args.model)).name
+    out = Path(args.out or f"results/eval/{name}")
+    runs = ([("baseline", None)] if not args.adapter or args.baseline == "true" else []) \
+        + ([("trained", args.adapter)] if args.adapter else [])
+    rows, scores = [], {}
+    for label, adapter in runs:
+        subject = PeftModel.from_pretrained(model, adapter) if adapter else model
+        task_rows, task_scores = evaluate_model(subject, tokenizer, tasks, args.n, args.split, label, args.batch_size)
+        rows += task_rows
+        scores.update({(label, task): s for task, s in task_scores.items()})
+        if adapter:
+            model = subject.unload()
+    results = EvalResults(model=str(args.model), adapter=str(args.adapter) if args.adapter else None,
+                          generated_at=time.strftime("%Y-%m-%dT%H:%M:%S"), device=device, rows=rows)
+    results.save(out / "eval.json")
+    table = render_markdown(results, scores)
+    (out / "eval.md").write_text(table, encoding="utf-8")
+    plot(scores, out / "eval.png")
+    print(table)
+    print(f"written: {out}/eval.json, eval.md, eval.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
