@@ -19,7 +19,7 @@ MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
 .PHONY: help setup corpus model train-stage train-arithmetic test clean lock dataset-preview publish-datasets publish-metric \
-	publish-model publish-space publish-base-model publish hub-serve bench-metric bench-train space browser eval
+	publish-model publish-space publish-base-model publish hub-serve bench-metric bench-train space browser eval warm-start
 
 help:  ## list the targets
 	@grep -hE '^[a-zA-Z0-9_%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
@@ -63,6 +63,9 @@ train-stage: $(STAMP)  ## train curriculum stage N with GRPO (make train-stage N
 
 train-arithmetic: $(STAMP)  ## train the arithmetic positive control (same options as train-stage)
 	@$(TRAIN_LAUNCH) -m training.train --config training/recipes/arithmetic.yaml $(TRAIN_FLAGS)
+
+warm-start: $(STAMP)  ## supervised warm start of the adapter on generated interleaves (then INIT_ADAPTER=runs/warm-start/final)
+	@$(TRAIN_LAUNCH) -m training.warm_start --config training/recipes/warm-start.yaml $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) $(TRAIN_ARGS)
 
 train-stage-%: $(STAMP)
 	@$(MAKE) --no-print-directory train-stage N=$*

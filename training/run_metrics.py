@@ -38,7 +38,8 @@ class MetricsFile(TrainerCallback):
     """
 
     def __init__(self, path: str | Path, max_completion_length: int | None = None, report_every: int = 10,
-                 report=print):
+                 report=print, step_key: str = "reward"):
+        self.step_key = step_key  # logs carrying it are training steps (GRPO: reward; supervised: loss)
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.max_completion_length = max_completion_length
@@ -48,7 +49,7 @@ class MetricsFile(TrainerCallback):
         self._logs_since_report: int | None = None
 
     def on_log(self, args, state, control, logs=None, **kwargs):
-        if not state.is_world_process_zero or not logs or "reward" not in logs:
+        if not state.is_world_process_zero or not logs or self.step_key not in logs:
             return
         now = time.time()
         record = {"global_step": state.global_step, "timestamp": now, **logs}

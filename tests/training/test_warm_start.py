@@ -1,0 +1,44 @@
+"""make warm-start: supervised rows of mixed lengths from the train split, and a short run that writes an adapter."""
+
+import json
+import subprocess
+
+import pytest
+
+from dataset_builders.prompts import interleave_target
+from tests.conftest import REPO_ROOT
+from training.arguments import RecipeError
+from training.warm_start import parse_words, warm_start_dataset
+
+
+def test_rows_take_turns_over_the_word_counts_and_complete_with_the_target():
+    rows = warm_start_dataset([4, 6], size=5)
+    assert len(rows) == 5
+    for row, words in zip(rows, [4, 6, 4, 6, 4]):
+        text = row["prompt"][-1]["content"]
+        text_a = text.split("Text A:\n")[1].split("\n\nText B:")[0]
+        text_b = text.split("Text B:\n")[1]
+        assert len(text_a.split()) == words and len(text_b.split()) == words
+        assert row["completion"] == [{"role": "assistant", "content": interleave_target(text_a, text_b)}]
+
+
+def test_word_ranges():
+    assert parse_words("4-6") == [4, 5, 6] and parse_words("10") == [10]
+    for bad in ("6-4", "0", "x", "4-"):
+        with pytest.raises(RecipeError, match="--words"):
+            parse_words(bad)
+
+
+def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
+    from safetensors.torch import load_file
+
+    proc = subprocess.run(["make", "--no-print-directory", "warm-start", "MODEL=tiny-random-llama",
+                           f"TRAIN_ARGS=--max_steps 3 --per_device_train_batch_size 4 --words 4-6 --report_to none "
+                           f"--logging_steps 1 --output_dir {tmp_path}/run --results_dir {tmp_path}/res"],
+                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    weights = load_file(tmp_path / "run" / "final" / "adapter_model.safetensors")
+    assert any("lora_B" in name and tensor.abs().sum() > 0 for name, tensor in weights.items())  # it trained
+    summary = json.loads((tmp_path / "res" / "summary.json").read_text())
+    assert summary["global_step"] == 3 and summary["steps_logged"] == 3 and summary["task"] == "warm-start"
+    assert "INIT_ADAPTER=" in proc.stdout

@@ -1,0 +1,134 @@
+"""``make warm-start``: a supervised warm start of the LoRA adapter on generated interleaves (TRL's SFTTrainer).
+
+The base SmolLM2 gets no GRPO signal at stage 1: it never writes an interleave, so every group of
+completions scores the same (results/pipeline-gpu). A short supervised run on (prompt, target
+interleave) pairs from the train split, with texts of a range of lengths, teaches the format; GRPO then
+starts from that adapter: ``make train-stage N=1 INIT_ADAPTER=runs/warm-start/final``.
+
+    python -m training.warm_start --config training/recipes/warm-start.yaml [--words 4-25] [--max_steps N] ...
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from training.arguments import RecipeError
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class WarmStartArguments:
+    """What the supervised warm start trains on (the rest is TRL's SFTConfig and ModelConfig)."""
+
+    model_preset: str | None = field(default=None, metadata={"help": "a preset of training/recipes/models/"})
+    words: str = field(default="4-25", metadata={"help": "words per text, a range A-B (each count equally often)"})
+    problem_seed: int = field(default=0, metadata={"help": "seed of the training problems (problem i = f(seed, i))"})
+    results_dir: str | None = field(default=None, metadata={"help": "metrics and summary (default results/<run>)"})
+
+
+def parse_words(spec: str) -> list[int]:
+    """``"4-25"`` -> [4, ..., 25]; ``"10"`` -> [10]."""
+    first, dash, last = spec.partition("-")
+    if not first.isdigit() or (dash and not last.isdigit()) or int(first) < 1 or int(last or first) < int(first):
+        raise RecipeError(f"--words {spec!r}: expected a word count or a range such as 4-25")
+    return list(range(int(first), int(last or first) + 1))
+
+
+def warm_start_dataset(words: list[int], size: int, seed: int = 0):
+    """``size`` prompt-completion rows (TRL's conversational format) from the train split, word counts taking turns."""
+    import datasets
+
+    from dataset_builders.interleave_curriculum import curriculum_dataset
+
+    per_count = -(-size // len(words))
+    parts = [curriculum_dataset("train", n_words=n, seed=seed, size=per_count) for n in words]
+    rows = []
+    for i in range(per_count):  # interleave the word counts so every batch mixes lengths
+        for part in parts:
+            if len(rows) < size:
+                rows.append({"prompt": part[i]["prompt"],
+                             "completion": [{"role": "assistant", "content": part[i]["target"]}]})
+    return datasets.Dataset.from_list(rows)
+
+
+def parse_warm_start_arguments(argv: list[str] | None = None):
+    """(WarmStartArguments, SFTConfig, ModelConfig) from a recipe, its model preset and the command line."""
+    import torch
+    from trl import ModelConfig, SFTConfig, TrlParser
+
+    from training.arguments import cpu_only_overrides, merged_config
+
+    values, argv = merged_config(list(sys.argv[1:] if argv is None else argv))
+    values = cpu_only_overrides(values, torch.cuda.is_available())
+    parser = TrlParser((WarmStartArguments, SFTConfig, ModelConfig))
+    unknown = parser.set_defaults_with_config(**values)
+    if unknown:
+        raise RecipeError(f"unknown recipe keys: {' '.join(unknown)}")
+    try:
+        return parser.parse_args_into_dataclasses(argv)
+    except ValueError as exc:
+        raise RecipeError(str(exc)) from exc
+
+
+def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
+    """Train the adapter; returns the final adapter folder (``output_dir/final``)."""
+    from trl import SFTTrainer
+
+    from training.run_metrics import MetricsFile, read_metrics
+    from training.train import device_name, load_policy, report
+
+    output_dir = Path(sft_args.output_dir)
+    run_name = sft_args.run_name or output_dir.name
+    results_dir = Path(args.results_dir or Path("results") / run_name)
+    words = parse_words(args.words)
+    size = sft_args.max_steps * sft_args.per_device_train_batch_size * sft_args.gradient_accumulation_steps
+    if size <= 0:
+        raise RecipeError("set --max_steps (the warm start draws max_steps x batch problems)")
+    report(f"warm start {run_name}: {sft_args.max_steps} steps x {sft_args.per_device_train_batch_size} problems, "
+           f"{words[0]}-{words[-1]} words per text, output {output_dir}/")
+    dataset = warm_start_dataset(words, size, args.problem_seed)
+    model, tokenizer, peft_config = load_policy(model_args, None, sft_args.bf16)
+    trainer = SFTTrainer(model=model, args=sft_args, train_dataset=dataset, processing_class=tokenizer,
+                         peft_config=peft_config,
+                         callbacks=[MetricsFile(output_dir / "metrics.jsonl", report=report, step_key="loss")])
+    start = time.time()
+    trainer.train()
+    final = output_dir / "final"
+    trainer.save_model(str(final))
+    records = read_metrics(output_dir / "metrics.jsonl") if (output_dir / "metrics.jsonl").exists() else []
+    results_dir.mkdir(parents=True, exist_ok=True)
+    losses = [r["loss"] for r in records if "loss" in r]
+    summary = {"run": run_name, "task": "warm-start", "words": args.words, "model": model_args.model_name_or_path,
+               "max_steps": sft_args.max_steps, "global_step": trainer.state.global_step,
+               "wall_seconds": time.time() - start, "device": device_name(trainer.args.device),
+               "final_adapter": str(final), "loss_first": losses[0] if losses else None,
+               "loss_last": losses[-1] if losses else None,
+               "sft": {"learning_rate": sft_args.learning_rate, "batch": sft_args.per_device_train_batch_size},
+               "lora": {"lora_r": model_args.lora_r, "lora_alpha": model_args.lora_alpha}, "steps_logged": len(losses)}
+    (results_dir / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
+    if records:
+        (results_dir / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    report(f"warm start done: adapter {final}/ (loss {summary['loss_first']} -> {summary['loss_last']}); "
+           f"next: make train-stage N=1 INIT_ADAPTER={final}")
+    return final
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        args, sft_args, model_args = parse_warm_start_arguments(argv)
+        warm_start(args, sft_args, model_args)
+    except RecipeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
