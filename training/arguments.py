@@ -145,22 +145,28 @@ def cpu_only_overrides(values: dict, cuda: bool) -> dict:
             "gradient_checkpointing": True}
 
 
-def parse_run_arguments(argv: list[str] | None = None):
-    """(RunArguments, GRPOConfig, ModelConfig) from a recipe, its model preset and the command line."""
+def parse_recipe(dataclass_types: tuple, argv: list[str] | None = None) -> tuple:
+    """Instances of ``dataclass_types`` from a recipe, its model preset and the command line (TRL's TrlParser)."""
     import sys
 
     import torch
-    from trl import GRPOConfig, ModelConfig, TrlParser
+    from trl import TrlParser
 
     argv = list(sys.argv[1:] if argv is None else argv)
     values, argv = merged_config(argv)
     values = cpu_only_overrides(values, torch.cuda.is_available())
-    parser = TrlParser((RunArguments, GRPOConfig, ModelConfig))
+    parser = TrlParser(dataclass_types)
     unknown = parser.set_defaults_with_config(**values)
     if unknown:
         raise RecipeError(f"unknown recipe keys: {' '.join(unknown)}")
     try:
-        run_args, grpo_args, model_args = parser.parse_args_into_dataclasses(argv)
+        return tuple(parser.parse_args_into_dataclasses(argv))
     except ValueError as exc:
         raise RecipeError(str(exc)) from exc
-    return run_args, grpo_args, model_args
+
+
+def parse_run_arguments(argv: list[str] | None = None):
+    """(RunArguments, GRPOConfig, ModelConfig) of a GRPO run."""
+    from trl import GRPOConfig, ModelConfig
+
+    return parse_recipe((RunArguments, GRPOConfig, ModelConfig), argv)

@@ -59,21 +59,11 @@ def warm_start_dataset(words: list[int], size: int, seed: int = 0):
 
 def parse_warm_start_arguments(argv: list[str] | None = None):
     """(WarmStartArguments, SFTConfig, ModelConfig) from a recipe, its model preset and the command line."""
-    import torch
-    from trl import ModelConfig, SFTConfig, TrlParser
+    from trl import ModelConfig, SFTConfig
 
-    from training.arguments import cpu_only_overrides, merged_config
+    from training.arguments import parse_recipe
 
-    values, argv = merged_config(list(sys.argv[1:] if argv is None else argv))
-    values = cpu_only_overrides(values, torch.cuda.is_available())
-    parser = TrlParser((WarmStartArguments, SFTConfig, ModelConfig))
-    unknown = parser.set_defaults_with_config(**values)
-    if unknown:
-        raise RecipeError(f"unknown recipe keys: {' '.join(unknown)}")
-    try:
-        return parser.parse_args_into_dataclasses(argv)
-    except ValueError as exc:
-        raise RecipeError(str(exc)) from exc
+    return parse_recipe((WarmStartArguments, SFTConfig, ModelConfig), argv)
 
 
 def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
