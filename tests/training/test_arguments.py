@@ -14,11 +14,14 @@ def test_recipe_preset_and_flags_in_order_of_precedence():
 
 
 def test_every_recipe_parses():
+    from training.warm_start import parse_warm_start_arguments
+
     recipes = sorted(RECIPES_DIR.glob("*.yaml"))
-    assert [p.stem for p in recipes] == ["arithmetic", *[f"stage-{n}" for n in range(1, 7)]]
+    assert [p.stem for p in recipes] == ["arithmetic", *[f"stage-{n}" for n in range(1, 7)], "warm-start"]
     for path in recipes:
-        run, grpo, model = parse_run_arguments(["--config", str(path)])
-        assert grpo.output_dir == f"runs/{path.stem}" and model.use_peft
+        parse = parse_warm_start_arguments if path.stem == "warm-start" else parse_run_arguments
+        _, train_args, model = parse(["--config", str(path)])
+        assert train_args.output_dir == f"runs/{path.stem}" and model.use_peft
 
 
 def test_model_shorthand_picks_a_preset_or_a_model():
