@@ -1,6 +1,6 @@
 """Gradio Space: paste two texts, watch a model interleave them word by word, and see where it slipped.
 
-Run from the interleave-grpo checkout (``make space``) or from a standalone copy written by ``shared_code.py``.
+Run from the interleave-grpo checkout (``make space``) or from the copy ``make publish-space`` publishes (see shared_code.py).
 Settings (flag, else environment variable, else default): ``--base-model`` / ``INTERLEAVE_DEMO_BASE_MODEL``,
 ``--adapters`` / ``INTERLEAVE_DEMO_ADAPTERS``, ``--max-words`` / ``INTERLEAVE_DEMO_MAX_WORDS``; see README.md.
 """
