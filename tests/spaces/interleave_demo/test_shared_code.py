@@ -4,6 +4,8 @@ stages: the Space's files plus exact copies of what vendor.txt lists, enough for
 import ast
 import importlib.metadata
 import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -42,9 +44,13 @@ def test_the_staged_space_is_its_own_files_plus_exact_copies_of_the_vendored_one
     assert shared_code_root(staged) == staged  # the published Space imports its own copies
 
 
-def test_without_a_checkout_or_copy_the_message_says_how_to_get_one(tmp_path):
+def test_without_a_checkout_or_vendored_copy_the_app_says_how_to_get_one(tmp_path):
+    bare = shutil.copytree(SPACE_DIR, tmp_path / "interleave_demo", ignore=shutil.ignore_patterns("__pycache__"))
     with pytest.raises(SharedCodeMissing, match=r"make publish-space HUB=local"):
-        shared_code_root(tmp_path)
+        shared_code_root(bare)
+    proc = subprocess.run([sys.executable, "app.py"], cwd=bare, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("error: the demo imports the project's modules metrics/needleman_wunsch/nw_alignment.py")
 
 
 def imports(folder: Path) -> set[tuple[str, str]]:
