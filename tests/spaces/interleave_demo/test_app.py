@@ -123,19 +123,22 @@ def test_one_generation_at_a_time(standalone_app):
     """Two visitors pressing Interleave together: the second request waits for the first to finish."""
     from gradio_client import Client
 
-    spans = []
+    clients = [Client(standalone_app.url, verbose=False) for _ in range(2)]
+    together = threading.Barrier(2)
+    runs = []  # (first update, last update, submitted) per visitor
 
-    def visitor(choice):
-        job = Client(standalone_app.url, verbose=False).submit(LONG_A, LONG_B, choice, api_name="/interleave")
-        times = [time.monotonic() for _ in job]
-        spans.append((times[0], times[-1]))
+    def visitor(client, choice):
+        together.wait()
+        submitted = time.monotonic()
+        times = [time.monotonic() for _ in client.submit(LONG_A, LONG_B, choice, api_name="/interleave")]
+        runs.append((times[0], times[-1], submitted))
 
-    threads = [threading.Thread(target=visitor, args=(choice,)) for choice in ("stage-1", "stage-2")]
+    threads = [threading.Thread(target=visitor, args=pair) for pair in zip(clients, ("stage-1", "stage-2"))]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=120)
-    (first_start, first_end), (second_start, second_end) = sorted(spans)
-    assert first_end - first_start > 0.2 and second_end - second_start > 0.2
+    (first_start, first_end, _), (second_start, _, _) = sorted(runs)
+    assert max(submitted for *_, submitted in runs) < first_end  # a real race: both asked before the first was done
     # the second streams only once the first is (nearly: client threads lag) done, not alongside it
     assert second_start > first_start + 0.8 * (first_end - first_start)
