@@ -106,8 +106,8 @@ publish-metric: $(STAMP)  ## publish the Needleman-Wunsch metric as a Space (eva
 publish-model: $(STAMP)  ## publish stage STAGE's final adapter + card to branch stage-N of the model repo (main = latest stage)
 	@$(PUBLISH) model --stage $(STAGE) $(if $(BASE_MODEL),--base-model $(BASE_MODEL)) $(PUBLISH_ARGS)
 
-publish-space: $(STAMP)  ## publish the demo Space (spaces/interleave_demo/, plus the files its vendor.txt names)
-	@$(PUBLISH) space $(PUBLISH_ARGS)
+publish-space: $(STAMP)  ## publish the demo Space (spaces/interleave_demo/ + what its vendor.txt names; variables point it at the adapter repo)
+	@$(PUBLISH) space $(if $(BASE_MODEL),--base-model $(BASE_MODEL)) $(PUBLISH_ARGS)
 
 publish-base-model: $(STAMP)  ## publish a local base model as a model repo (MODEL=tiny-random-llama, or the embedded model's exact weights)
 	@$(PUBLISH) base-model --model $(MODEL) $(PUBLISH_ARGS)

@@ -2,8 +2,9 @@
 
 Commands: ``datasets`` (curriculum + arithmetic dataset repos), ``metric`` (the NW metric as a Space, where
 ``evaluate.load("owner/needleman_wunsch")`` looks), ``model --stage N`` (a stage's final adapter on branch
-``stage-N`` of the model repo; ``main`` follows the latest stage), ``space`` (the demo Space),
-``base-model`` (a local base model, e.g. the tiny test model) and ``all``.
+``stage-N`` of the model repo; ``main`` follows the latest stage), ``space`` (the demo Space: its card links
+the adapter repo, base model and curriculum; its variables point the app at them), ``base-model`` (a local base
+model, e.g. the tiny test model) and ``all``.
 
 Every command first writes the exact folder it uploads under ``--staging`` (dist/publish/), then publishes it.
 ``HUB=hf`` (default) pushes to huggingface.co as ``HUB_USER`` with ``HF_TOKEN`` (or a saved ``hf auth login``);
@@ -26,10 +27,13 @@ from model_cards.eval_results import EvalResultsError
 from publishing.destination import MODES, Destination, destination
 from publishing.hub import HubError, Published
 from publishing.model_folders import StageRun, base_model_folder, base_model_id, stage_checkpoint_folder
-from publishing.space_folder import space_sdk, stage_space_folder
+from publishing.space_folder import link_card, space_sdk, stage_space_folder
+from training.models import EMBEDDED_MODEL, EMBEDDED_MODEL_HUB_ID
 
 METRIC_FOLDER = Path("metrics/needleman_wunsch")
 SPACE_FOLDER = Path("spaces/interleave_demo")
+ADAPTERS_VARIABLE = "INTERLEAVE_DEMO_ADAPTERS"  # the Space variables the demo reads (spaces/interleave_demo/app.py)
+BASE_MODEL_VARIABLE = "INTERLEAVE_DEMO_BASE_MODEL"
 STAGE_BRANCH = re.compile(r"^stage-(\d+)$")
 
 
@@ -49,12 +53,30 @@ def publish_datasets(dest: Destination, args: argparse.Namespace) -> list[Publis
     return out
 
 
-def publish_space_folder(dest: Destination, args: argparse.Namespace, folder: Path, repo: str, kind: str) -> Published:
+def publish_space_folder(dest: Destination, args: argparse.Namespace, folder: Path, repo: str, kind: str,
+                         models: tuple[str, ...] = (), datasets: tuple[str, ...] = ()) -> Published:
+    """Stage ``folder`` (plus its vendor.txt files), add ``models``/``datasets`` to its card, publish it as a Space."""
     repo_id = dest.repo_id(repo)
     staged = stage_space_folder(folder, args.staging / "spaces" / repo_id.split("/")[-1])
+    if models or datasets:
+        link_card(staged, models, datasets)
     published = dest.hub.publish_folder(staged, repo_id, "space", message=f"Publish {folder}",
                                         space_sdk=space_sdk(staged))
     report(kind, published)
+    return published
+
+
+def publish_demo_space(dest: Destination, args: argparse.Namespace, adapter_repo: str, base_model: str) -> Published:
+    """The demo Space: its card links the base model, the adapter repo and the curriculum, and its variables tell
+    the app which base model to load and where the stage adapters are."""
+    published = publish_space_folder(dest, args, args.space_folder, args.space_repo, "space",
+                                     models=(base_model, adapter_repo), datasets=(dest.repo_id(args.curriculum_repo),))
+    variables = {BASE_MODEL_VARIABLE: base_model, ADAPTERS_VARIABLE: adapter_repo}
+    dest.hub.set_space_variables(published.repo_id, variables)
+    print(f"Space variables of {published.repo_id}: {', '.join(f'{k}={v}' for k, v in variables.items())}", flush=True)
+    if not any(STAGE_BRANCH.match(b) for b in dest.hub.branches(adapter_repo, "model")):
+        print(f"note: {adapter_repo} has no stage-N branch yet; the Space offers the base model until "
+              f"`make publish-model STAGE=N` publishes one (it looks again on each page load)", flush=True)
     return published
 
 
@@ -63,25 +85,26 @@ def model_repo_name(summary: dict) -> str:
     return f"interleave-grpo-{Path(str(summary.get('model', 'model'))).name}"
 
 
-def publish_model(dest: Destination, args: argparse.Namespace, stage: int) -> list[Published]:
+def publish_model(dest: Destination, args: argparse.Namespace, stage: int) -> tuple[str, str]:
+    """Publish stage ``stage``'s final adapter; returns the model repo id and the base model's Hub id."""
     run = StageRun.find(stage, args.runs_dir, args.results_dir)
     repo_id = dest.repo_id(args.repo or model_repo_name(run.summary))
+    base_model = base_model_id(run.summary, args.base_model)
     branch = f"stage-{stage}"
     folder = stage_checkpoint_folder(
         run, args.staging / "models" / f"{repo_id.split('/')[-1]}@{branch}", repo_id=repo_id,
-        base_model=base_model_id(run.summary, args.base_model), datasets_repo=dest.repo_id(args.curriculum_repo),
+        base_model=base_model, datasets_repo=dest.repo_id(args.curriculum_repo),
         arithmetic_repo=dest.repo_id(args.arithmetic_repo), metric_repo=dest.repo_id(args.metric_repo),
         eval_file=args.eval_file, eval_root=args.eval_root, license=args.license)
-    out = [dest.hub.publish_folder(folder, repo_id, "model", branch=branch, message=f"Stage {stage} final adapter")]
-    report("model", out[-1])
+    report("model", dest.hub.publish_folder(folder, repo_id, "model", branch=branch,
+                                            message=f"Stage {stage} final adapter"))
     stages = [int(m.group(1)) for b in dest.hub.branches(repo_id, "model") if (m := STAGE_BRANCH.match(b))]
     if stage >= max(stages, default=stage):
-        out.append(dest.hub.publish_folder(folder, repo_id, "model", branch="main",
-                                           message=f"main = stage {stage} (the latest stage)"))
-        report("model", out[-1])
+        report("model", dest.hub.publish_folder(folder, repo_id, "model", branch="main",
+                                                message=f"main = stage {stage} (the latest stage)"))
     else:
         print(f"main stays at stage {max(stages)} (the latest stage published)", flush=True)
-    return out
+    return repo_id, base_model
 
 
 def publish_base_model(dest: Destination, args: argparse.Namespace) -> Published:
@@ -98,6 +121,8 @@ def trained_stages(runs_dir: Path) -> list[int]:
 
 
 def run_command(args: argparse.Namespace) -> None:
+    if args.command in ("space", "all") and not args.space_folder.is_dir():  # before anything is published
+        raise HubError(f"no Space folder {args.space_folder} (--space-folder)")
     dest = destination(args.hub, args.user, args.hub_dir, args.private)
     if args.command in ("datasets", "all"):
         publish_datasets(dest, args)
@@ -109,15 +134,16 @@ def run_command(args: argparse.Namespace) -> None:
         publish_space_folder(dest, args, args.metric_folder, args.metric_repo, "metric")
     if args.command == "model":
         publish_model(dest, args, args.stage)
+    model_repo = None  # (repo id, base model id) of the stages `all` publishes
     if args.command == "all":
         stages = trained_stages(args.runs_dir)
         print(f"stages with a final adapter in {args.runs_dir}/: {stages or 'none'}", flush=True)
         for stage in stages:
-            publish_model(dest, args, stage)
-    if args.command == "all" and not args.space_folder.is_dir():
-        print(f"no Space folder {args.space_folder}: the Space is not published", flush=True)
-    elif args.command in ("space", "all"):
-        publish_space_folder(dest, args, args.space_folder, args.space_repo, "space")
+            model_repo = publish_model(dest, args, stage)
+    if args.command in ("space", "all"):
+        embedded = {"model": EMBEDDED_MODEL}  # what `make publish-model` publishes for the default MODEL
+        adapter_repo, base_model = model_repo or (model_repo_name(embedded), base_model_id(embedded))
+        publish_demo_space(dest, args, dest.repo_id(args.adapter_repo or adapter_repo), args.base_model or base_model)
     if args.command == "base-model":
         publish_base_model(dest, args)
 
@@ -149,6 +175,8 @@ def _model_options(cmd: argparse.ArgumentParser) -> None:
 def _space_options(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("--space-folder", type=Path, default=SPACE_FOLDER)
     cmd.add_argument("--space-repo", default="interleave-demo", help="Space repo name")
+    cmd.add_argument("--adapter-repo", help="the model repo whose stage-N branches the Space offers (default: the one "
+                                            f"`all` publishes, else {model_repo_name({'model': EMBEDDED_MODEL})})")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -165,7 +193,9 @@ def parser() -> argparse.ArgumentParser:
     model.add_argument("--stage", type=int, required=True, choices=range(1, 7), metavar="N")
     _model_options(model)
     model.add_argument("--eval-file", type=Path, help="the eval.json to put on the card (default: found in --eval-root)")
-    _space_options(commands.add_parser("space", parents=common, help="the demo Space"))
+    space = commands.add_parser("space", parents=common, help="the demo Space")
+    _space_options(space)
+    space.add_argument("--base-model", help=f"Hub id of the base model the Space loads (default {EMBEDDED_MODEL_HUB_ID})")
     every = commands.add_parser("all", parents=common, help="datasets, metric, every trained stage, the Space")
     add_dataset_arguments(every)
     _model_options(every)

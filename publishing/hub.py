@@ -1,4 +1,5 @@
-"""The one module that talks to the Hugging Face Hub: create repos and branches, upload folders, list branches.
+"""The one module that talks to the Hugging Face Hub: create repos and branches, upload folders, list branches,
+set a Space's variables.
 
 Every artifact the project publishes (datasets, the metric Space, stage checkpoints, the demo Space) and the
 branch that training pushes to go through :class:`RemoteHub`. Errors never contain the token: a failure
@@ -111,3 +112,11 @@ class RemoteHub:
             raise hub_error(f"upload {folder} to {repo_id}@{branch}", exc, self.token) from None
         return Published(repo_id, repo_type, branch, getattr(info, "oid", "") or "",
                          getattr(info, "commit_url", None) or self.url(repo_id, repo_type))
+
+    def set_space_variables(self, repo_id: str, variables: dict[str, str]) -> None:
+        """Set the Space's variables (environment variables of the running Space), one ``add_space_variable`` each."""
+        for key, value in variables.items():
+            try:
+                self.api.add_space_variable(repo_id, key, value)
+            except Exception as exc:  # noqa: BLE001
+                raise hub_error(f"set the variable {key} of Space {repo_id}", exc, self.token) from None

@@ -3,11 +3,13 @@
 ``<root>/<models|datasets|spaces>/<owner>/<name>`` holds one repo; publishing a folder to a branch writes one
 commit whose tree is exactly the folder's files, the same files a push to the Hub uploads. The folder can be
 served over the Hub HTTP API by :mod:`publishing.olah_server`, so ``load_dataset``, ``from_pretrained`` and
-``evaluate.load`` read it by repo id.
+``evaluate.load`` read it by repo id. A Space's variables, which the Hub keeps in the Space's settings rather
+than in its files, are written to ``<root>/space-variables/<owner>/<name>.json``.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -90,3 +92,19 @@ class LocalHub:
                                 "GIT_COMMITTER_NAME": AUTHOR[0], "GIT_COMMITTER_EMAIL": AUTHOR[1]})
         _git("update-ref", f"refs/heads/{branch}", commit, cwd=path)
         return Published(repo_id, repo_type, branch, commit, f"{path} @ {branch}")
+
+    def variables_path(self, repo_id: str) -> Path:
+        """The JSON file holding the variables of Space ``repo_id`` (the Hub keeps them outside the repo's files)."""
+        owner, name = self.repo_path(repo_id, "space").parts[-2:]
+        return self.root / "space-variables" / owner / f"{name}.json"
+
+    def set_space_variables(self, repo_id: str, variables: dict[str, str]) -> None:
+        """Add or update the Space's variables (as ``add_space_variable`` does on the Hub)."""
+        path = self.variables_path(repo_id)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({**self.space_variables(repo_id), **variables}, indent=2, sort_keys=True) + "\n")
+
+    def space_variables(self, repo_id: str) -> dict[str, str]:
+        """The variables set on Space ``repo_id``; {} when none."""
+        path = self.variables_path(repo_id)
+        return json.loads(path.read_text()) if path.is_file() else {}

@@ -8,7 +8,8 @@ or a folder), optionally ``-> destination`` inside the Space; ``#`` starts a com
     metrics/needleman_wunsch/nw_kernels.py -> nw_kernels.py
     dataset_builders/prompts.py                # lands at dataset_builders/prompts.py
 
-``vendor.txt`` itself, ``__pycache__`` and ``*.pyc`` are not published.
+``vendor.txt`` itself, ``__pycache__`` and ``*.pyc`` are not published. ``link_card`` adds the Hub repos the
+Space uses (models, datasets) to its card, so the Hub links them both ways.
 """
 
 from __future__ import annotations
@@ -73,3 +74,12 @@ def stage_space_folder(source: Path, dest: Path, repo_root: Path = REPO_ROOT) ->
         else:
             shutil.copy2(origin, target)
     return dest
+
+
+def link_card(folder: Path, models: tuple[str, ...] = (), datasets: tuple[str, ...] = ()) -> None:
+    """Add ``models`` and ``datasets`` (Hub ids) to the ``models:``/``datasets:`` of the Space card in ``folder``."""
+    readme = Path(folder) / "README.md"
+    card = SpaceCard.load(readme)
+    card.data.models = list(dict.fromkeys([*(card.data.models or []), *models])) or None
+    card.data.datasets = list(dict.fromkeys([*(card.data.datasets or []), *datasets])) or None
+    card.save(readme)

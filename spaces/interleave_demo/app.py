@@ -1,6 +1,7 @@
 """Gradio Space: paste two texts, watch a model interleave them word by word, and see where it slipped.
 
-Run from the interleave-grpo checkout (``make space``) or from a standalone copy written by ``shared_code.py``.
+Run from the interleave-grpo checkout (``make space``) or from the copy that ``make publish-space`` publishes
+(see shared_code.py).
 Settings (flag, else environment variable, else default): ``--base-model`` / ``INTERLEAVE_DEMO_BASE_MODEL``,
 ``--adapters`` / ``INTERLEAVE_DEMO_ADAPTERS``, ``--max-words`` / ``INTERLEAVE_DEMO_MAX_WORDS``; see README.md.
 """
@@ -13,9 +14,12 @@ import os
 import sys
 from dataclasses import dataclass
 
-from shared_code import use_shared_code
+from shared_code import SharedCodeMissing, use_shared_code
 
-SHARED_CODE_ROOT = use_shared_code()
+try:
+    SHARED_CODE_ROOT = use_shared_code()
+except SharedCodeMissing as missing:
+    sys.exit(f"error: {missing}")
 
 import gradio as gr  # noqa: E402
 

@@ -1,8 +1,9 @@
 """A user's session against a Hub endpoint: everything by repo id, nothing from the checkout.
 
 ``python tests/publishing/hub_user.py ENDPOINT OWNER OUT.json``: loads the datasets, the metric, the base model
-plus the stage-1 adapter (and generates), and every card, then writes what it saw as JSON for the test to check.
-HF_ENDPOINT is set before anything imports huggingface_hub, as a user of a mirror must.
+plus the stage-1 adapter (and generates), and every card, lists the demo Space's files and downloads it (next to
+OUT.json, in ``space/``), then writes what it saw as JSON for the test to check. HF_ENDPOINT is set before anything
+imports huggingface_hub, as a user of a mirror must.
 """
 
 import json
@@ -15,7 +16,7 @@ os.environ.pop("HF_HUB_OFFLINE", None)
 os.environ.pop("HF_TOKEN", None)
 
 from datasets import get_dataset_config_names, load_dataset  # noqa: E402
-from huggingface_hub import DatasetCard, HfApi, ModelCard, SpaceCard, hf_hub_download  # noqa: E402
+from huggingface_hub import DatasetCard, HfApi, ModelCard, SpaceCard, hf_hub_download, snapshot_download  # noqa: E402
 
 seen = {"configs": get_dataset_config_names(f"{owner}/interleave-curriculum")}
 stage_1 = load_dataset(f"{owner}/interleave-curriculum", "stage-1", split="test")
@@ -63,5 +64,13 @@ seen["cards"] = {
     "model@stage-1": open(hf_hub_download(repo, "README.md", revision="stage-1"), encoding="utf-8").read(),
     "tiny-random-llama": ModelCard.load(f"{owner}/tiny-random-llama").content,
 }
+
+# The demo Space: its files, and a copy to run (a Space runs a git checkout of its repo: real files, no symlinks).
+# Its models are fetched into the cache here, so that it can run offline: olah answers 401 to transformers' probes
+# of absent files when a model is loaded by name (see above).
+space = f"{owner}/interleave-demo"
+seen["space_files"] = sorted(HfApi().list_repo_files(space, repo_type="space"))
+seen["space_dir"] = snapshot_download(space, repo_type="space", local_dir=os.path.join(os.path.dirname(out), "space"))
+snapshot_download(f"{owner}/tiny-random-llama")
 with open(out, "w") as handle:
     json.dump(seen, handle)

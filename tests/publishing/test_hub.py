@@ -27,6 +27,9 @@ class FakeApi:
         FakeApi.calls.append(("upload_folder", folder_path, repo_id, repo_type, revision, delete_patterns))
         return type("CommitInfo", (), {"oid": "abc123", "commit_url": "https://hub/commit/abc123"})()
 
+    def add_space_variable(self, repo_id, key, value):
+        FakeApi.calls.append(("add_space_variable", repo_id, key, value))
+
 
 @pytest.fixture
 def fake_api(monkeypatch):
@@ -52,6 +55,20 @@ def test_main_needs_no_branch_and_a_space_gets_its_sdk(fake_api, tmp_path):
     RemoteHub(TOKEN).publish_folder(tmp_path, "me/demo", "space", space_sdk="gradio")
     assert [c[0] for c in fake_api.calls] == ["token", "create_repo", "upload_folder"]
     assert fake_api.calls[1][-1] == {"space_sdk": "gradio"}
+
+
+def test_space_variables_are_set_one_by_one_and_a_failure_names_the_variable(fake_api, monkeypatch):
+    RemoteHub(TOKEN).set_space_variables("me/demo", {"A": "1", "B": "me/x"})
+    assert fake_api.calls[1:] == [("add_space_variable", "me/demo", "A", "1"),
+                                  ("add_space_variable", "me/demo", "B", "me/x")]
+
+    def refuse(self, repo_id, key, value):
+        raise RuntimeError(f"403 Forbidden for {TOKEN}")
+
+    monkeypatch.setattr(FakeApi, "add_space_variable", refuse)
+    with pytest.raises(HubError, match="could not set the variable A of Space me/demo: RuntimeError: 403") as failure:
+        RemoteHub(TOKEN).set_space_variables("me/demo", {"A": "1"})
+    assert TOKEN not in str(failure.value)
 
 
 def test_a_hub_failure_is_one_line_without_the_token(fake_api, tmp_path):

@@ -1,6 +1,7 @@
-"""Acceptance: publish datasets, metric, a stage-1 adapter, its base model and the Space with the make targets
-(HUB=local), serve them with olah on a loopback port, and use them as a user does, by repo id over HF_ENDPOINT.
-A fake token in the environment must appear in no output, staged file or git object."""
+"""Acceptance: publish datasets, metric, a stage-1 adapter, its base model and the demo Space (spaces/interleave_demo/)
+with the make targets (HUB=local), serve them with olah on a loopback port, and use them as a user does, by repo id
+over HF_ENDPOINT; run the Space from a download of its repo. A fake token in the environment must appear in no output,
+staged file, Space variable or git object."""
 
 from __future__ import annotations
 
@@ -15,34 +16,25 @@ from huggingface_hub import DatasetCard, ModelCard, SpaceCard
 
 from dataset_builders.arithmetic import ArithmeticProblems
 from dataset_builders.interleave_curriculum import InterleaveProblems
+from dataset_builders.prompts import interleave_target
 from metrics.needleman_wunsch.nw_alignment import nw_score
+from publishing.local_hub import LocalHub
 from publishing.olah_server import LocalHubServer
+from publishing.space_folder import VENDOR_MANIFEST, read_vendor_manifest
 from tests.conftest import REPO_ROOT, run_cli
 from tests.publishing.stage_run import make_stage_run, write_eval
+from tests.spaces.interleave_demo.launched_app import free_port, launch
 
 OWNER = "alice"
 FAKE_TOKEN = "hf_FakeTokenNeverToBeSeen0123456789abcd"
 SIZES = ["--train-size", "16", "--validation-size", "8", "--test-size", "8"]
 SPACE_FOLDER = REPO_ROOT / "spaces" / "interleave_demo"
+ADAPTER_REPO = f"{OWNER}/interleave-grpo-tiny-random-llama"
 
 
 def make(target: str, env: dict, **variables: str) -> subprocess.CompletedProcess:
     args = ["make", "--no-print-directory", target, *(f"{k}={v}" for k, v in variables.items())]
     return run_cli(*args, env=env)
-
-
-def space_fixture(root: Path) -> Path:
-    """A minimal Gradio Space that vendors the NW core (stands in until spaces/interleave_demo/ exists)."""
-    folder = root / "interleave_demo"
-    folder.mkdir()
-    (folder / "README.md").write_text("---\ntitle: Interleave demo\nemoji: 🔀\nsdk: gradio\nsdk_version: 6.31.0\n"
-                                      "app_file: app.py\nlicense: apache-2.0\n---\n\n# Interleave demo\n")
-    (folder / "app.py").write_text("import gradio as gr\nfrom nw_alignment import nw_score\n\n"
-                                   "gr.Interface(lambda p, r: nw_score(p, r), ['text', 'text'], 'number').launch()\n")
-    (folder / "requirements.txt").write_text("gradio\nnumpy\n")
-    (folder / "vendor.txt").write_text("metrics/needleman_wunsch/nw_alignment.py -> nw_alignment.py\n"
-                                       "metrics/needleman_wunsch/nw_kernels.py -> nw_kernels.py\n")
-    return folder
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +43,6 @@ def published(tmp_path_factory, tiny_model_dir):
     make_stage_run(root, tiny_model_dir, stage=1)
     write_eval(root / "results" / "eval" / "gpu-run" / "eval.json", "/gpu/pipeline/runs/stage-1/final",
                "2026-11-22T10:00:00+00:00")
-    space = SPACE_FOLDER if SPACE_FOLDER.is_dir() else space_fixture(root)
     env = {"HUB": "local", "HUB_DIR": str(root / "hub"), "HUB_USER": OWNER, "HF_TOKEN": FAKE_TOKEN}
     common = f"--staging {root / 'staging'} --quiet"
     runs = [
@@ -62,7 +53,8 @@ def published(tmp_path_factory, tiny_model_dir):
         make("publish-model", env, STAGE="1", BASE_MODEL=f"{OWNER}/tiny-random-llama",
              PUBLISH_ARGS=f"{common} --runs-dir {root / 'runs'} --results-dir {root / 'results'} "
                           f"--eval-root {root / 'results' / 'eval'}"),
-        make("publish-space", env, PUBLISH_ARGS=f"{common} --space-folder {space}"),
+        make("publish-space", env, BASE_MODEL=f"{OWNER}/tiny-random-llama",
+             PUBLISH_ARGS=f"{common} --adapter-repo {ADAPTER_REPO}"),
     ]
     for proc in runs:
         assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -71,13 +63,14 @@ def published(tmp_path_factory, tiny_model_dir):
 
 @pytest.fixture(scope="module")
 def user_view(published, tmp_path_factory):
+    """What a user saw through the endpoint (hub_user.py); "hf_home" is the Hub cache it filled."""
     root, _ = published
     out = tmp_path_factory.mktemp("user") / "seen.json"
     with LocalHubServer(root / "hub") as server:
         proc = run_cli(sys.executable, "tests/publishing/hub_user.py", server.endpoint, OWNER, str(out),
                        env={"HF_HOME": str(out.parent / "hf-home")})
     assert proc.returncode == 0, proc.stderr[-4000:]
-    return json.loads(out.read_text())
+    return {**json.loads(out.read_text()), "hf_home": str(out.parent / "hf-home")}
 
 
 def test_datasets_load_by_repo_id_with_the_builders_problems(user_view, corpus):
@@ -125,7 +118,10 @@ def test_every_card_read_over_the_endpoint_is_the_published_one_and_valid(user_v
     assert [c["config_name"] for c in curriculum.configs] == ["stage-1"]
     assert DatasetCard(cards["arithmetic"]).data.configs[0]["config_name"] == "3x2"
     assert SpaceCard(cards["needleman_wunsch"]).data.sdk == "gradio"
-    assert SpaceCard(cards["interleave-demo"]).data.sdk == "gradio"
+    demo = SpaceCard(cards["interleave-demo"]).data
+    assert (demo.sdk, demo.app_file) == ("gradio", "app.py")
+    assert demo.models == [f"{OWNER}/tiny-random-llama", ADAPTER_REPO]
+    assert demo.datasets == [f"{OWNER}/interleave-curriculum"]
     model = ModelCard(cards["model@stage-1"]).data
     assert model.base_model == f"{OWNER}/tiny-random-llama" and model.library_name == "peft"
     assert model.datasets == [f"{OWNER}/interleave-curriculum"]
@@ -137,11 +133,48 @@ def test_every_card_read_over_the_endpoint_is_the_published_one_and_valid(user_v
     assert ModelCard(cards["tiny-random-llama"]).data.license == "apache-2.0"
 
 
-def test_the_token_appears_in_no_output_staged_file_or_git_object(published):
+def test_the_space_repo_holds_the_app_and_the_vendored_modules(user_view):
+    vendored = [dest for _, dest in read_vendor_manifest(SPACE_FOLDER / VENDOR_MANIFEST)]
+    own = [p.name for p in SPACE_FOLDER.iterdir() if p.is_file() and p.suffix != ".pyc" and p.name != VENDOR_MANIFEST]
+    assert user_view["space_files"] == sorted(own + vendored)
+    assert {"app.py", "dataset_builders/prompts.py", "metrics/needleman_wunsch/nw_kernels.py"} <= set(vendored + own)
+
+
+def test_the_published_space_runs_from_its_repo_with_its_variables(published, user_view):
+    """The downloaded Space, started as the Hub starts it (its variables as environment, from its own folder),
+    offline on the Hub cache the user filled through the endpoint: it finds the stage-1 branch and interleaves."""
+    from gradio_client import Client
+
+    root, _ = published
+    variables = LocalHub(root / "hub").space_variables(f"{OWNER}/interleave-demo")
+    assert variables == {"INTERLEAVE_DEMO_BASE_MODEL": f"{OWNER}/tiny-random-llama",
+                         "INTERLEAVE_DEMO_ADAPTERS": ADAPTER_REPO}
+    folder = user_view["space_dir"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("INTERLEAVE_", "PYTHONPATH", "HF_"))}
+    env.update(variables, HF_HOME=user_view["hf_home"], HF_HUB_OFFLINE="1",
+               NEEDLEMAN_WUNSCH_BACKEND="numpy")  # as on the Hub: the Space's requirements.txt has no numba
+    app = launch([sys.executable, "app.py", "--port", str(free_port()), "--device", "cpu"], cwd=Path(folder), env=env)
+    try:
+        assert f"shared code from {folder}: {folder}/dataset_builders/prompts.py" in app.log
+        assert (f"Base model **{OWNER}/tiny-random-llama** on cpu" in app.log
+                and f"Stage adapters found in the `stage-N` branches of the Hub model repo `{ADAPTER_REPO}`: stage 1."
+                in app.log), app.log
+        text_a, text_b = "one two three four", "uno dos tres cuatro"
+        output, target, score, _, note = Client(app.url, verbose=False).predict(text_a, text_b, "stage-1",
+                                                                               api_name="/interleave")
+    finally:
+        app.stop()
+    assert target == interleave_target(text_a, text_b) and output.strip()
+    assert f"Generating greedily with stage 1 adapter ({ADAPTER_REPO}@stage-1)" in note
+    assert f"NW score: {nw_score(output, target):.3f}" in score
+
+
+def test_the_token_appears_in_no_output_staged_file_space_variable_or_git_object(published):
     root, runs = published
     for proc in runs:
         assert FAKE_TOKEN not in proc.stdout + proc.stderr
-    for path in (root / "staging").rglob("*"):
+    assert list((root / "hub" / "space-variables").rglob("*.json"))
+    for path in [*(root / "staging").rglob("*"), *(root / "hub" / "space-variables").rglob("*")]:
         if path.is_file():
             assert FAKE_TOKEN.encode() not in path.read_bytes(), path
     repos = [p.parent for p in (root / "hub").glob("*/*/*/HEAD")]

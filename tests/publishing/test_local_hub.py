@@ -59,3 +59,12 @@ def test_repo_ids_and_types_are_checked(tmp_path):
     with pytest.raises(HubError, match="unknown repo type"):
         hub.repo_path("a/b", "bucket")
     assert hub.repo_path("a/b", "space") == tmp_path / "spaces" / "a" / "b"
+
+
+def test_space_variables_are_kept_beside_the_repos_and_updated_per_key(tmp_path):
+    hub = LocalHub(tmp_path / "hub")
+    assert hub.space_variables("alice/demo") == {}
+    hub.set_space_variables("alice/demo", {"A": "1", "B": "2"})
+    hub.set_space_variables("alice/demo", {"B": "3"})
+    assert hub.space_variables("alice/demo") == {"A": "1", "B": "3"}
+    assert hub.variables_path("alice/demo") == tmp_path / "hub" / "space-variables" / "alice" / "demo.json"

@@ -88,24 +88,36 @@ def test_recipe_flags_reach_trls_hub_arguments():
     assert grpo.push_to_hub and grpo.hub_model_id == "me/interleave" and grpo.hub_strategy.value == "checkpoint"
 
 
-def test_publish_all_publishes_datasets_metric_every_trained_stage_and_says_when_no_space(runs, tmp_path, monkeypatch,
-                                                                                         capsys):
+def test_publish_all_publishes_datasets_metric_every_trained_stage_and_the_space_pointing_at_them(
+        runs, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("HUB", "local")
     monkeypatch.setenv("HUB_DIR", str(tmp_path / "hub"))
     monkeypatch.delenv("HUB_USER", raising=False)
     code = publish_main(["all", "--runs-dir", str(runs / "runs"), "--results-dir", str(runs / "results"),
                          "--base-model", "local/tiny-random-llama", "--staging", str(tmp_path / "staging"),
-                         "--space-folder", str(tmp_path / "no-space"), "--train-size", "4", "--validation-size", "2",
-                         "--test-size", "2", "--curriculum-configs", "stage-1", "--arithmetic-configs", "2x2", "--quiet"])
+                         "--train-size", "4", "--validation-size", "2", "--test-size", "2",
+                         "--curriculum-configs", "stage-1", "--arithmetic-configs", "2x2", "--quiet"])
     out = capsys.readouterr().out
     assert code == 0, out
     hub = LocalHub(tmp_path / "hub")
     assert hub.branches("local/interleave-curriculum", "dataset") == ["main"]
     assert hub.branches("local/arithmetic", "dataset") == ["main"]
     assert hub.branches("local/needleman_wunsch", "space") == ["main"]
-    assert sorted(hub.branches(REPO.replace("alice", "local"), "model")) == ["main", "stage-1", "stage-2"]
+    model_repo = REPO.replace("alice", "local")
+    assert sorted(hub.branches(model_repo, "model")) == ["main", "stage-1", "stage-2"]
     assert "stages with a final adapter" in out and "[1, 2]" in out
-    assert f"no Space folder {tmp_path / 'no-space'}: the Space is not published" in out
+    assert hub.branches("local/interleave-demo", "space") == ["main"]
+    assert hub.space_variables("local/interleave-demo") == {"INTERLEAVE_DEMO_ADAPTERS": model_repo,
+                                                            "INTERLEAVE_DEMO_BASE_MODEL": "local/tiny-random-llama"}
+    assert "no stage-N branch yet" not in out
+
+
+def test_a_missing_space_folder_stops_before_anything_is_published(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("HUB", "local")
+    monkeypatch.setenv("HUB_DIR", str(tmp_path / "hub"))
+    assert publish_main(["all", "--space-folder", str(tmp_path / "no-space"), "--staging", str(tmp_path / "s")]) == 2
+    assert f"error: no Space folder {tmp_path / 'no-space'}" in capsys.readouterr().err
+    assert not (tmp_path / "hub").exists()
 
 
 def test_the_metric_space_must_be_named_after_its_script(tmp_path, monkeypatch, capsys):

@@ -1,4 +1,5 @@
-"""The demo as a client sees it: the standalone copy launched on loopback (tiny model, two stage adapters), over gradio_client."""
+"""The demo as a client sees it: the copy publishing stages, launched on loopback (tiny model, two stage adapters),
+over gradio_client."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ import time
 import urllib.request
 
 import pytest
-from shared_code import bundle_space
 
 from dataset_builders.prompts import interleave_prompt, interleave_target
 from metrics.needleman_wunsch.nw_alignment import nw_score
+from publishing.space_folder import stage_space_folder
 
-from .conftest import free_port, launch
+from .conftest import SPACE_DIR
+from .launched_app import free_port, launch
 
 TEXT_A = "It is a truth universally acknowledged, that a single man in possession of a good fortune"
 TEXT_B = "Fellow-Citizens of the Senate and House of Representatives: I embrace with great satisfaction the"
@@ -25,8 +27,8 @@ LONG_A, LONG_B = " ".join([TEXT_A] * 2), " ".join([TEXT_B] * 2)  # 32 and 30 wor
 
 @pytest.fixture(scope="module")
 def standalone_app(tmp_path_factory, tiny_model_dir, tiny_stage_adapters):
-    """The bundled copy of the Space, run from its own folder (not the checkout) with the tiny model."""
-    folder = bundle_space(tmp_path_factory.mktemp("space") / "interleave_demo")
+    """The Space as `make publish-space` stages it, run from its own folder (not the checkout) with the tiny model."""
+    folder = stage_space_folder(SPACE_DIR, tmp_path_factory.mktemp("space") / "interleave_demo")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("INTERLEAVE_DEMO_", "PYTHONPATH"))}
     app = launch([sys.executable, "app.py", "--port", str(free_port()), "--base-model", str(tiny_model_dir),
                   "--adapters", tiny_stage_adapters, "--max-words", str(MAX_WORDS), "--device", "cpu"],
@@ -121,19 +123,22 @@ def test_one_generation_at_a_time(standalone_app):
     """Two visitors pressing Interleave together: the second request waits for the first to finish."""
     from gradio_client import Client
 
-    spans = []
+    clients = [Client(standalone_app.url, verbose=False) for _ in range(2)]
+    together = threading.Barrier(2)
+    runs = []  # (first update, last update, submitted) per visitor
 
-    def visitor(choice):
-        job = Client(standalone_app.url, verbose=False).submit(LONG_A, LONG_B, choice, api_name="/interleave")
-        times = [time.monotonic() for _ in job]
-        spans.append((times[0], times[-1]))
+    def visitor(client, choice):
+        together.wait()
+        submitted = time.monotonic()
+        times = [time.monotonic() for _ in client.submit(LONG_A, LONG_B, choice, api_name="/interleave")]
+        runs.append((times[0], times[-1], submitted))
 
-    threads = [threading.Thread(target=visitor, args=(choice,)) for choice in ("stage-1", "stage-2")]
+    threads = [threading.Thread(target=visitor, args=pair) for pair in zip(clients, ("stage-1", "stage-2"))]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=120)
-    (first_start, first_end), (second_start, second_end) = sorted(spans)
-    assert first_end - first_start > 0.2 and second_end - second_start > 0.2
+    (first_start, first_end, _), (second_start, _, _) = sorted(runs)
+    assert max(submitted for *_, submitted in runs) < first_end  # a real race: both asked before the first was done
     # the second streams only once the first is (nearly: client threads lag) done, not alongside it
     assert second_start > first_start + 0.8 * (first_end - first_start)

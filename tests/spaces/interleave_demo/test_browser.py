@@ -17,7 +17,7 @@ from dataset_builders.prompts import interleave_target
 from metrics.needleman_wunsch.nw_alignment import nw_score
 from tests.conftest import REPO_ROOT
 
-from .conftest import free_port, launch
+from .launched_app import free_port, launch
 
 RESULTS = REPO_ROOT / "results" / "space"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
