@@ -58,6 +58,12 @@ class RunArguments:
     collapse_stop_after: int = field(default=20, metadata={"help": "collapsed steps in a row before the run stops (0: never)"})
     sample_outputs_steps: int = field(default=10, metadata={"help": "write the step's best and worst completion every N steps"})
     results_dir: str | None = field(default=None, metadata={"help": "where metrics, summary and plots go (default results/<run>)"})
+    promotion_bar: float | None = field(default=None, metadata={
+        "help": "stop the stage once its validation NW score (greedy) reaches this (curriculum promotion)"})
+    promotion_every: int = field(default=20, metadata={"help": "steps between validation checks for promotion"})
+    promotion_problems: int = field(default=64, metadata={"help": "validation problems per promotion check"})
+    max_train_minutes: float | None = field(default=None, metadata={
+        "help": "stop (saving a checkpoint) after this many minutes of training; RESUME=1 continues"})
 
     def __post_init__(self):
         if self.task not in TASKS:

@@ -87,15 +87,18 @@ def generate(sampler, tokenizer, prompts, max_new_tokens: int, batch_size: int, 
 
 
 def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label: str, batch_size: int,
-                   log=print) -> tuple[list[EvalRow], dict[str, TaskScores]]:
-    """Score ``model`` (a causal LM, with or without a peft adapter) greedily on ``n`` problems per task."""
+                   log=print, dtype=None) -> tuple[list[EvalRow], dict[str, TaskScores]]:
+    """Score ``model`` (a causal LM, with or without a peft adapter) greedily on ``n`` problems per task.
+
+    ``dtype``: decode a copy in this dtype (e.g. bfloat16 for a float32 policy trained under autocast).
+    """
     from tqdm.auto import tqdm
 
     from dataset_builders.interleave_curriculum import stage_words
     from training.completion_length import max_completion_length, tokens_per_word
     from training.graph_sampler import GraphSampler, merged_copy
 
-    sampler = GraphSampler(merged_copy(model))
+    sampler = GraphSampler(merged_copy(model, dtype=dtype))
     per_word = None
     rows, scores = [], {}
     for task in tasks:

@@ -145,6 +145,21 @@ def prepare_hub_push(grpo_args, task_name: str) -> None:
            f"(hub_strategy {grpo_args.hub_strategy.value})")
 
 
+def stage_limits(run_args: RunArguments, task, output_dir: Path) -> list:
+    """The callbacks that end a stage early: promotion at the validation bar, and the time budget."""
+    from training.promotion import StagePromotion, TimeBudget
+
+    limits = []
+    if run_args.promotion_bar is not None:
+        if not task.n_words:
+            raise RecipeError("--promotion_bar applies to curriculum stages (it scores the stage's validation split)")
+        limits.append(StagePromotion(f"stage-{run_args.stage}", run_args.promotion_bar, run_args.promotion_every,
+                                     run_args.promotion_problems, output_dir / "promotion.jsonl", report=report))
+    if run_args.max_train_minutes is not None:
+        limits.append(TimeBudget(run_args.max_train_minutes, report=report))
+    return limits
+
+
 def write_results(output_dir: Path, results_dir: Path, run_name: str, summary: dict) -> None:
     """metrics.jsonl, summary.json and PNG plots of the run under ``results_dir``."""
     from training.plots import plot_metrics
@@ -201,10 +216,12 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     observers = [CompletionLogObserver(output_dir / "completions.jsonl.gz"),
                  SampleOutputs(output_dir / "sample_outputs.log", run_args.sample_outputs_steps),
                  lambda rollouts, final: guard.observe(final.step, final.stats())]
+    limits = stage_limits(run_args, task, output_dir)
     trainer = ObservedGRPOTrainer(
         model=model, reward_funcs=list(task.reward_funcs), args=grpo_args,
         train_dataset=task.train_stream(data_position), processing_class=tokenizer, peft_config=peft_config,
-        callbacks=[retention, guard, MetricsFile(output_dir / "metrics.jsonl", grpo_args.max_completion_length,
+        callbacks=[retention, guard, *limits,
+                   MetricsFile(output_dir / "metrics.jsonl", grpo_args.max_completion_length,
                                                  report=report)],
         reference_column=task.reference_column, resample_problems=task.resample_problems(resample_position),
         dynamic_sampling_rounds=run_args.dynamic_sampling_rounds, observers=observers, data_position=data_position,
@@ -231,6 +248,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
             "wall_seconds": time.time() - started, "device": device_name(trainer.accelerator.device),
             "final_adapter": str(final) if final else None,
             "collapse_stopped_at": guard.stopped_at,
+            **{limit.summary_key: limit.stopped_at for limit in limits},
             "recipe": dict(vars(run_args)),
             "grpo": {k: getattr(grpo_args, k) for k in (
                 "learning_rate", "num_generations", "per_device_train_batch_size", "max_completion_length",

@@ -1,0 +1,31 @@
+"""A stage ends early at its validation bar (promotion) or when its time budget is used up."""
+
+import json
+
+from tests.conftest import run_cli
+
+SMALL = ["--model", "tiny-random-llama", "--per_device_train_batch_size", "4", "--num_generations", "2",
+         "--report_to", "none", "--derive_max_completion_length", "false", "--max_completion_length", "8",
+         "--max_steps", "4"]
+
+
+def test_a_stage_that_passes_its_bar_stops_and_keeps_the_promoted_adapter(tiny_model_dir, tmp_path):
+    proc = run_cli("-m", "training.train", "--config", "training/recipes/stage-1.yaml", *SMALL,
+                   "--promotion_bar", "0.0", "--promotion_every", "2", "--promotion_problems", "3",
+                   "--output_dir", str(tmp_path / "run"), "--results_dir", str(tmp_path / "res"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "validation at step 2: stage-1 NW" in proc.stdout and "promoted: stopping the stage" in proc.stdout
+    checks = [json.loads(line) for line in (tmp_path / "run" / "promotion.jsonl").read_text().splitlines()]
+    assert [c["global_step"] for c in checks] == [2] and 0.0 <= checks[0]["validation_nw_score"] <= 1.0
+    summary = json.loads((tmp_path / "res" / "summary.json").read_text())
+    assert summary["global_step"] == 2 and summary["promoted_at"] == 2 and (tmp_path / "run" / "final" / "adapter_model.safetensors").exists()
+
+
+def test_a_stage_stops_when_its_time_budget_is_used_up(tiny_model_dir, tmp_path):
+    proc = run_cli("-m", "training.train", "--config", "training/recipes/stage-1.yaml", *SMALL,
+                   "--max_train_minutes", "0", "--output_dir", str(tmp_path / "run"),
+                   "--results_dir", str(tmp_path / "res"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "time budget of 0 min used up at step 1" in proc.stdout
+    assert (tmp_path / "run" / "checkpoint-1" / "checkpoint_complete.json").is_file()  # RESUME=1 continues from it
+    assert json.loads((tmp_path / "res" / "summary.json").read_text())["time_budget_stopped_at"] == 1
