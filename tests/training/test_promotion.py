@@ -21,11 +21,18 @@ def test_a_stage_that_passes_its_bar_stops_and_keeps_the_promoted_adapter(tiny_m
     assert summary["global_step"] == 2 and summary["promoted_at"] == 2 and (tmp_path / "run" / "final" / "adapter_model.safetensors").exists()
 
 
-def test_a_stage_stops_when_its_time_budget_is_used_up(tiny_model_dir, tmp_path):
-    proc = run_cli("-m", "training.train", "--config", "training/recipes/stage-1.yaml", *SMALL,
-                   "--max_train_minutes", "0", "--output_dir", str(tmp_path / "run"),
-                   "--results_dir", str(tmp_path / "res"))
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "time budget of 0 min used up at step 1" in proc.stdout
-    assert (tmp_path / "run" / "checkpoint-1" / "checkpoint_complete.json").is_file()  # RESUME=1 continues from it
-    assert json.loads((tmp_path / "res" / "summary.json").read_text())["time_budget_stopped_at"] == 1
+def test_the_time_budget_stops_and_saves_once_it_is_used_up():
+    from types import SimpleNamespace
+
+    from training.promotion import TimeBudget
+
+    lines = []
+    budget = TimeBudget(minutes=0, report=lines.append)
+    state, control = SimpleNamespace(global_step=1), SimpleNamespace(should_training_stop=False, should_save=False)
+    budget.on_step_end(None, state, control)  # before training began: nothing
+    assert not control.should_training_stop
+    budget.on_train_begin(None, state, control)
+    budget.on_step_end(None, state, control)
+    assert control.should_training_stop and control.should_save  # the Trainer saves a checkpoint, then stops
+    assert budget.stopped_at == 1 and lines == ["time budget of 0 min used up at step 1: stopping (RESUME=1 continues)"]
+    assert TimeBudget(minutes=60).seconds == 3600
