@@ -135,6 +135,7 @@ class Demo:
         model_name = adapter.label if adapter else f"the base model ({self.base_name})"
         note = f"{length_note(words_a, words_b)} Generating greedily with {model_name}, up to {max_new} tokens."
         yield "", target, "**NW score:** waiting for the model…", "", note
+        logger.info("interleave request started: %d + %d words, %s", len(words_a), len(words_b), model_name)
         output = ""
         try:
             for output in self.interleaver.stream(text_a, text_b, adapter, max_new):
@@ -147,6 +148,7 @@ class Demo:
         score_text = (f"**NW score: {score:.3f}** (alignment score S = {alignment.score:g}: match +1, wrong word −1, "
                       f"missing or extra word −1; max(0, S) / {n_target} target words). The model wrote {n_output} "
                       f"words. {alignment_summary(alignment.pairs, len(words_a), len(words_b))}")
+        logger.info("interleave request finished: NW score %.3f", score)
         yield output, target, score_text, alignment_html(alignment.pairs, len(words_a), len(words_b)), note
 
 

@@ -120,25 +120,35 @@ def test_unequal_lengths_are_explained(client):
 
 
 def test_one_generation_at_a_time(standalone_app):
-    """Two visitors pressing Interleave together: the second request waits for the first to finish."""
+    """Two visitors pressing Interleave together: the second request starts once the first has finished."""
     from gradio_client import Client
 
     clients = [Client(standalone_app.url, verbose=False) for _ in range(2)]
     together = threading.Barrier(2)
-    runs = []  # (first update, last update, submitted) per visitor
+    runs, errors = [], []  # (first update, last update, submitted) per visitor
+    before = standalone_app.log.count("interleave request ")
 
     def visitor(client, choice):
         together.wait()
         submitted = time.monotonic()
-        times = [time.monotonic() for _ in client.submit(LONG_A, LONG_B, choice, api_name="/interleave")]
-        runs.append((times[0], times[-1], submitted))
+        try:
+            times = [time.monotonic() for _ in client.submit(LONG_A, LONG_B, choice, api_name="/interleave")]
+        except Exception as exc:  # noqa: BLE001 - shown by the assertion below
+            errors.append(repr(exc))
+            return
+        if times:
+            runs.append((times[0], times[-1], submitted))
 
     threads = [threading.Thread(target=visitor, args=pair) for pair in zip(clients, ("stage-1", "stage-2"))]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=120)
-    (first_start, first_end, _), (second_start, _, _) = sorted(runs)
+    assert not errors and len(runs) == 2, (errors, standalone_app.log[-2000:])
+    (_, first_end, _), _ = sorted(runs)
     assert max(submitted for *_, submitted in runs) < first_end  # a real race: both asked before the first was done
-    # the second streams only once the first is (nearly: client threads lag) done, not alongside it
-    assert second_start > first_start + 0.8 * (first_end - first_start)
+    # The app logs when a request's handler starts and finishes (before it takes the model's lock): with one
+    # request at a time they alternate; two handlers at once would log started, started.
+    events = [line.split("interleave request ")[1].split(":")[0] for line in standalone_app.log.splitlines()
+              if "interleave request " in line][before:]
+    assert events == ["started", "finished", "started", "finished"]
