@@ -110,6 +110,7 @@ class _Decode:
     valid: torch.Tensor  # (B, L) bool: key positions that are not padding
     inv_temperature: torch.Tensor  # ()
     graph: object = None
+    graph_greedy: bool | None = None  # whether the captured graph takes the argmax (temperature 0) or samples
 
 
 class GraphSampler:
@@ -213,7 +214,7 @@ class GraphSampler:
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph):
             self._decode_step(state, greedy)
-        state.graph = graph
+        state.graph, state.graph_greedy = graph, greedy
 
     def _capture_or_fall_back(self, state: _Decode, greedy: bool) -> None:
         """Capture the decode step; if that fails, try again uncompiled, then decode without a graph."""
@@ -262,6 +263,8 @@ class GraphSampler:
         lengths = torch.tensor([len(p) for p in prompts], device=self.device)
         state.inv_temperature.fill_(1.0 / temperature if temperature else 1.0)
         self._prefill(state, ids, lengths, greedy)
+        if state.graph is not None and state.graph_greedy != greedy:  # captured for the other decoding: capture again
+            state.graph = None
         if self.use_cuda_graph and state.graph is None and max_new_tokens > 1:
             start = time.perf_counter()
             self._capture_or_fall_back(state, greedy)
