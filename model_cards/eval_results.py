@@ -41,6 +41,11 @@ class EvalRow:
     label: str
     partial_credit: float | None = None  # arithmetic only
 
+    @property
+    def score(self) -> float | None:
+        """The task's main score: the NW score, or for arithmetic (no NW score) the partial credit."""
+        return self.nw_score if self.nw_score is not None else self.partial_credit
+
     def __post_init__(self):
         problems = []
         if self.task not in TASKS:

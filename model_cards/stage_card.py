@@ -49,9 +49,9 @@ def eval_results_metadata(results: EvalResults, datasets_repo: str, arithmetic_r
 
 def _score(row) -> str:
     """The row's NW score, or for arithmetic its partial credit (marked)."""
-    if row.nw_score is not None:
-        return f"{row.nw_score:.3f}"
-    return f"{row.partial_credit:.3f} (partial credit)" if row.partial_credit is not None else "-"
+    if row.score is None:
+        return "-"
+    return f"{row.score:.3f}" + (" (partial credit)" if row.nw_score is None else "")
 
 
 def _training_time(summary: dict) -> str:

@@ -87,20 +87,19 @@ def generate(sampler, tokenizer, prompts, max_new_tokens: int, batch_size: int, 
 
 
 def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label: str, batch_size: int,
-                   log=print, dtype=None) -> tuple[list[EvalRow], dict[str, TaskScores]]:
+                   log=print, dtype=None) -> list[EvalRow]:
     """Score ``model`` (a causal LM, with or without a peft adapter) greedily on ``n`` problems per task.
 
     ``dtype``: decode a copy in this dtype (e.g. bfloat16 for a float32 policy trained under autocast).
     """
     from tqdm.auto import tqdm
 
-    from dataset_builders.interleave_curriculum import stage_words
     from training.completion_length import max_completion_length, tokens_per_word
     from training.graph_sampler import GraphSampler, merged_copy
 
     sampler = GraphSampler(merged_copy(model, dtype=dtype))
     per_word = None
-    rows, scores = [], {}
+    rows = []
     for task in tasks:
         problems = _problems(task, split, n)
         if task == ARITHMETIC:
@@ -110,7 +109,7 @@ def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label
                 from dataset_builders.corpus import load_corpus
 
                 per_word = tokens_per_word(tokenizer, load_corpus(), "train")
-            budget = max_completion_length(stage_words(int(task.removeprefix("stage-"))), per_word)
+            budget = max_completion_length(problems[0]["n_words"], per_word)
         start = time.perf_counter()
         with tqdm(total=len(problems), desc=f"{label} {task}", unit="problem", leave=False) as progress:
             completions = generate(sampler, tokenizer, problems["prompt"], budget, batch_size, progress)
@@ -118,17 +117,16 @@ def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label
             result = score_arithmetic(completions, problems["answer"])
         else:
             result = score_interleaves(completions, problems["target"])
-        scores[task] = result
         words = None if task == ARITHMETIC else problems[0]["n_words"]
-        rows.append(EvalRow(task=task, words=words, split=split, n=len(problems), nw_score=result.nw_score,
-                            exact_match=result.exact_match, label=label, partial_credit=result.partial_credit))
-        log(f"{label} {task}: " + (f"NW {result.nw_score:.3f}, " if result.nw_score is not None else
-                                   f"partial credit {result.partial_credit:.3f}, ")
-            + f"exact {result.exact_match:.1%} over {len(problems)} problems ({time.perf_counter() - start:.1f} s)")
-    return rows, scores
+        row = EvalRow(task=task, words=words, split=split, n=len(problems), nw_score=result.nw_score,
+                      exact_match=result.exact_match, label=label, partial_credit=result.partial_credit)
+        rows.append(row)
+        log(f"{label} {task}: {'NW' if row.nw_score is not None else 'partial credit'} {row.score:.3f}, "
+            f"exact {row.exact_match:.1%} over {row.n} problems ({time.perf_counter() - start:.1f} s)")
+    return rows
 
 
-def render_markdown(results: EvalResults, scores: dict[tuple[str, str], TaskScores]) -> str:
+def render_markdown(results: EvalResults) -> str:
     """Baseline vs trained per task: NW score (partial credit for arithmetic) and exact match."""
     labels = [label for label in ("baseline", "trained") if any(r.label == label for r in results.rows)]
     header = " | ".join(f"{label} {metric}" for label in labels for metric in ("score", "exact"))
@@ -136,37 +134,33 @@ def render_markdown(results: EvalResults, scores: dict[tuple[str, str], TaskScor
              f"Greedy, {results.rows[0].split if results.rows else 'test'} split, {results.device}, "
              f"{results.generated_at}. Score: NW score for curriculum stages, partial credit for arithmetic.", "",
              f"| task | words | n | {header} |", "|" + " --- |" * (3 + 2 * len(labels))]
+    by_key = {(r.label, r.task): r for r in results.rows}
     for task in dict.fromkeys(r.task for r in results.rows):
         row = next(r for r in results.rows if r.task == task)
         cells = []
         for label in labels:
-            s = scores.get((label, task))
-            cells += [f"{(s.nw_score if s.nw_score is not None else s.partial_credit):.3f}", f"{s.exact_match:.1%}"] \
-                if s else ["", ""]
+            scored = by_key.get((label, task))
+            cells += [f"{scored.score:.3f}", f"{scored.exact_match:.1%}"] if scored else ["", ""]
         lines.append(f"| {task} | {row.words if row.words is not None else '-'} | {row.n} | {' | '.join(cells)} |")
     return "\n".join(lines) + "\n"
 
 
-def plot(scores: dict[tuple[str, str], TaskScores], path: Path) -> None:
+def plot(rows: list[EvalRow], path: Path) -> None:
     """Grouped bars: score and exact match per task, baseline vs trained."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    tasks = list(dict.fromkeys(task for _, task in scores))
-    labels = [label for label in ("baseline", "trained") if any(lab == label for lab, _ in scores)]
+    by_key = {(r.label, r.task): r for r in rows}
+    tasks = list(dict.fromkeys(r.task for r in rows))
+    labels = [label for label in ("baseline", "trained") if any(r.label == label for r in rows)]
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     width = 0.8 / max(1, len(labels))
     for ax, metric, title in ((axes[0], "score", "NW score (arithmetic: partial credit)"),
                               (axes[1], "exact_match", "exact match")):
         for i, label in enumerate(labels):
-            values = []
-            for task in tasks:
-                s = scores.get((label, task))
-                value = (s.nw_score if s.nw_score is not None else s.partial_credit) if metric == "score" \
-                    else s.exact_match if s else 0.0
-                values.append(value if s else 0.0)
+            values = [getattr(by_key[(label, task)], metric) if (label, task) in by_key else 0.0 for task in tasks]
             ax.bar([x + i * width for x in range(len(tasks))], values, width, label=label)
         ax.set_xticks([x + width * (len(labels) - 1) / 2 for x in range(len(tasks))], tasks, rotation=30)
         ax.set_ylim(0, 1)
@@ -217,20 +211,18 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out or f"results/eval/{name}")
     runs = ([("baseline", None)] if not args.adapter or args.baseline == "true" else []) \
         + ([("trained", args.adapter)] if args.adapter else [])
-    rows, scores = [], {}
+    rows = []
     for label, adapter in runs:
         subject = PeftModel.from_pretrained(model, adapter) if adapter else model
-        task_rows, task_scores = evaluate_model(subject, tokenizer, tasks, args.n, args.split, label, args.batch_size)
-        rows += task_rows
-        scores.update({(label, task): s for task, s in task_scores.items()})
+        rows += evaluate_model(subject, tokenizer, tasks, args.n, args.split, label, args.batch_size)
         if adapter:
             model = subject.unload()
     results = EvalResults(model=str(args.model), adapter=str(args.adapter) if args.adapter else None,
                           generated_at=time.strftime("%Y-%m-%dT%H:%M:%S"), device=device, rows=rows)
     results.save(out / "eval.json")
-    table = render_markdown(results, scores)
+    table = render_markdown(results)
     (out / "eval.md").write_text(table, encoding="utf-8")
-    plot(scores, out / "eval.png")
+    plot(rows, out / "eval.png")
     print(table)
     print(f"written: {out}/eval.json, eval.md, eval.png")
     return 0

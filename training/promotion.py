@@ -35,7 +35,7 @@ class StagePromotion(TrainerCallback):
         was_training = model.training
         model.eval()
         dtype = torch.bfloat16 if args.bf16 else None
-        rows, _ = evaluate_model(model, processing_class, [self.task], self.n_problems, "validation", "trained",
+        rows = evaluate_model(model, processing_class, [self.task], self.n_problems, "validation", "trained",
                                  batch_size=self.n_problems, log=lambda line: None, dtype=dtype)
         model.train(was_training)
         score = rows[0].nw_score
