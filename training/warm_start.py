@@ -27,33 +27,41 @@ class WarmStartArguments:
     """What the supervised warm start trains on (the rest is TRL's SFTConfig and ModelConfig)."""
 
     model_preset: str | None = field(default=None, metadata={"help": "a preset of training/recipes/models/"})
-    words: str = field(default="4-25", metadata={"help": "words per text, a range A-B (each count equally often)"})
+    words: str = field(default="4-25", metadata={
+        "help": "words per text: counts and ranges, e.g. 4-25 or 4,6,8,10,25,50,100,500 (each count equally often)"})
+    problems: int | None = field(default=None, metadata={
+        "help": "training problems to draw (default max_steps x batch; with packing a row holds several problems)"})
+    max_train_minutes: float | None = field(default=None, metadata={
+        "help": "stop (saving the adapter) after this many minutes of training"})
     problem_seed: int = field(default=0, metadata={"help": "seed of the training problems (problem i = f(seed, i))"})
     results_dir: str | None = field(default=None, metadata={"help": "metrics and summary (default results/<run>)"})
 
 
 def parse_words(spec: str) -> list[int]:
-    """``"4-25"`` -> [4, ..., 25]; ``"10"`` -> [10]."""
-    first, dash, last = spec.partition("-")
-    if not first.isdigit() or (dash and not last.isdigit()) or int(first) < 1 or int(last or first) < int(first):
-        raise RecipeError(f"--words {spec!r}: expected a word count or a range such as 4-25")
-    return list(range(int(first), int(last or first) + 1))
+    """``"4-25"`` -> [4, ..., 25]; ``"10"`` -> [10]; ``"4-6,10,500"`` -> [4, 5, 6, 10, 500]."""
+    counts: set[int] = set()
+    for part in str(spec).replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()) or int(first) < 1 or int(last or first) < int(first):
+            raise RecipeError(f"--words {spec!r}: expected word counts and ranges such as 4-25 or 4,10,25,50")
+        counts.update(range(int(first), int(last or first) + 1))
+    return sorted(counts)
 
 
 def warm_start_dataset(words: list[int], size: int, seed: int = 0):
     """``size`` prompt-completion rows (TRL's conversational format) from the train split, word counts taking turns."""
     import datasets
 
-    from dataset_builders.interleave_curriculum import curriculum_dataset
+    from dataset_builders.corpus import load_corpus
+    from dataset_builders.interleave_curriculum.problems import InterleaveProblems
 
-    per_count = -(-size // len(words))
-    parts = [curriculum_dataset("train", n_words=n, seed=seed, size=per_count) for n in words]
+    corpus = load_corpus()
+    sets = [InterleaveProblems(corpus, "train", n, seed) for n in words]
     rows = []
-    for i in range(per_count):  # interleave the word counts so every batch mixes lengths
-        for part in parts:
-            if len(rows) < size:
-                rows.append({"prompt": part[i]["prompt"],
-                             "completion": [{"role": "assistant", "content": part[i]["target"]}]})
+    for i in range(size):  # the word counts take turns, so every batch mixes lengths
+        problem = sets[i % len(sets)][i // len(sets)]
+        rows.append({"prompt": problem["prompt"],
+                     "completion": [{"role": "assistant", "content": problem["target"]}]})
     return datasets.Dataset.from_list(rows)
 
 
@@ -77,16 +85,22 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     run_name = sft_args.run_name or output_dir.name
     results_dir = Path(args.results_dir or Path("results") / run_name)
     words = parse_words(args.words)
-    size = sft_args.max_steps * sft_args.per_device_train_batch_size * sft_args.gradient_accumulation_steps
+    size = args.problems or \
+        sft_args.max_steps * sft_args.per_device_train_batch_size * sft_args.gradient_accumulation_steps
     if size <= 0:
         raise RecipeError("set --max_steps (the warm start draws max_steps x batch problems)")
-    report(f"warm start {run_name}: {sft_args.max_steps} steps x {sft_args.per_device_train_batch_size} problems, "
-           f"{words[0]}-{words[-1]} words per text, output {output_dir}/")
+    rows = "packed rows of " + str(sft_args.max_length) + " tokens" if sft_args.packing else "problems"
+    report(f"warm start {run_name}: {sft_args.max_steps} steps x {sft_args.per_device_train_batch_size} {rows}, "
+           f"{size} problems of {words[0]}-{words[-1]} words per text ({len(words)} counts), output {output_dir}/")
     dataset = warm_start_dataset(words, size, args.problem_seed)
     model, tokenizer, peft_config = load_policy(model_args, None, sft_args.bf16)
+    callbacks = [MetricsFile(output_dir / "metrics.jsonl", report=report, step_key="loss")]
+    if args.max_train_minutes:
+        from training.promotion import TimeBudget
+
+        callbacks.append(TimeBudget(args.max_train_minutes, report=report))
     trainer = SFTTrainer(model=model, args=sft_args, train_dataset=dataset, processing_class=tokenizer,
-                         peft_config=peft_config,
-                         callbacks=[MetricsFile(output_dir / "metrics.jsonl", report=report, step_key="loss")])
+                         peft_config=peft_config, callbacks=callbacks)
     start = time.time()
     trainer.train()
     final = output_dir / "final"
@@ -95,6 +109,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     results_dir.mkdir(parents=True, exist_ok=True)
     losses = [r["loss"] for r in records if "loss" in r]
     summary = {"run": run_name, "task": "warm-start", "words": args.words, "model": model_args.model_name_or_path,
+               "problems": size, "packing": sft_args.packing, "max_length": sft_args.max_length,
                "max_steps": sft_args.max_steps, "global_step": trainer.state.global_step,
                "wall_seconds": time.time() - start, "device": device_name(trainer.args.device),
                "final_adapter": str(final), "loss_first": losses[0] if losses else None,

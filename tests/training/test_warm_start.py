@@ -24,16 +24,19 @@ def test_rows_take_turns_over_the_word_counts_and_complete_with_the_target():
 
 def test_word_ranges():
     assert parse_words("4-6") == [4, 5, 6] and parse_words("10") == [10]
-    for bad in ("6-4", "0", "x", "4-"):
+    assert parse_words("4-6, 10,500,5") == [4, 5, 6, 10, 500]
+    for bad in ("6-4", "0", "x", "4-", "4,,10"):
         with pytest.raises(RecipeError, match="--words"):
             parse_words(bad)
 
 
 def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
+    """Packed rows (several problems per row, as the recipe trains) of mixed lengths."""
     from safetensors.torch import load_file
 
     proc = subprocess.run(["make", "--no-print-directory", "warm-start", "MODEL=tiny-random-llama",
-                           f"TRAIN_ARGS=--max_steps 3 --per_device_train_batch_size 4 --words 4-6 --report_to none "
+                           f"TRAIN_ARGS=--max_steps 3 --per_device_train_batch_size 2 --words 4-6,40 --problems 24 "
+                           f"--packing true --max_length 512 --report_to none --dataset_num_proc 1 "
                            f"--logging_steps 1 --output_dir {tmp_path}/run --results_dir {tmp_path}/res"],
                           cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -41,4 +44,5 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     assert any("lora_B" in name and tensor.abs().sum() > 0 for name, tensor in weights.items())  # it trained
     summary = json.loads((tmp_path / "res" / "summary.json").read_text())
     assert summary["global_step"] == 3 and summary["steps_logged"] == 3 and summary["task"] == "warm-start"
+    assert summary["packing"] is True and summary["problems"] == 24
     assert "INIT_ADAPTER=" in proc.stdout
