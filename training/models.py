@@ -165,6 +165,18 @@ def load_model(name_or_path: str, dtype: str | None = None, device: str | None =
     return model.to(device), tokenizer
 
 
+def end_token_ids(model, tokenizer) -> list[int]:
+    """Every token id that ends a completion: the tokenizer's eos and each one the model's generation config declares.
+
+    As TRL's GRPOTrainer stops rollouts. They differ for SmolLM2 converted from GGUF (the tokenizer's eos is
+    ``<|endoftext|>``, the chat turn ends with ``<|im_end|>``): a model trained with GRPO never learns what
+    follows ``<|im_end|>``, so decoding that stops only at the tokenizer's eos runs on into garbage.
+    """
+    declared = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
+    declared = [] if declared is None else [declared] if isinstance(declared, int) else list(declared)
+    return list(dict.fromkeys(([tokenizer.eos_token_id] if tokenizer.eos_token_id is not None else []) + declared))
+
+
 def _hub_hint(name: str, exc: Exception) -> str:
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return (f"could not load model {name!r} ({first}). Hub models need network access to huggingface.co "

@@ -17,7 +17,7 @@ mkdir -p $R/runs $R/results
 case "$1" in
   warm)
     python3 -m training.warm_start --config training/recipes/warm-start.yaml --model $M --report_to none \
-      --max_train_minutes ${MINUTES:-6.5} --output_dir $R/runs/warm-start --results_dir $R/results/warm-start 2>&1 | grep -v "it/s\]" | tail -5
+      --max_train_minutes ${MINUTES:-6.5} ${WARM_ARGS} --output_dir $R/runs/warm-start --results_dir $R/results/warm-start 2>&1 | grep -v "it/s\]" | tail -5
     python3 -m training.evaluation --model $M --adapter $R/runs/warm-start/final --stages 1-6 --n ${N_EVAL:-256} \
       --arithmetic false --baseline ${BASELINE:-true} --out $R/results/eval/warm-start 2>&1 | grep -v "it/s\]" | tail -16 ;;
   final)   # make eval of the last adapter: base model vs trained, every stage and arithmetic
@@ -42,5 +42,5 @@ esac
 # parts of 15 MiB ($OUT takes files of at most 16 MiB); join: cat curriculum.tar.gz.part-* | tar xz
 run=$(case "$1" in warm) echo warm-start;; stage) echo stage-$2;; arithmetic) echo arithmetic;; esac)
 (cd $R && tar cz --exclude='completions.jsonl.gz' results $(ls runs/*/promotion.jsonl 2>/dev/null) \
-  $([ -n "$run" ] && [ -d runs/$run/final ] && echo runs/$run/final)) | split -b 15m - $OUT/curriculum.tar.gz.part-
+  $([ -n "$run" ] && [ -d runs/$run/final ] && echo runs/$run/final)) | split -b 15m - $OUT/${PARTS:-curriculum}.tar.gz.part-
 ls -la $OUT

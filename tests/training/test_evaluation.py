@@ -61,3 +61,37 @@ def test_make_eval_without_an_adapter_folder_says_what_to_do(tmp_path):
     proc = subprocess.run(["make", "--no-print-directory", "eval", f"ADAPTER={tmp_path}/missing"], cwd=REPO_ROOT,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2 and "make train-stage" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_eval_stops_at_every_end_token_the_model_declares(tiny_model_dir, monkeypatch):
+    """The GGUF-converted SmolLM2 has eos <|endoftext|> in its tokenizer and <|im_end|> in its generation config.
+    A GRPO-trained adapter never learns what follows <|im_end|> (rollouts stop there), so greedy eval that
+    stopped only at the tokenizer's eos ran on into garbage: NW 0.1 on an H100 where generate gave 1.0."""
+    import training.graph_sampler
+    from training.evaluation import evaluate_model
+    from training.models import load_model
+
+    seen = []
+
+    class Spy(training.graph_sampler.GraphSampler):
+        def sample(self, prompts, max_new_tokens, eos_token_ids, pad_token_id, temperature=1.0):
+            seen.append(list(eos_token_ids))
+            return super().sample(prompts, max_new_tokens, eos_token_ids, pad_token_id, temperature)
+
+    monkeypatch.setattr(training.graph_sampler, "GraphSampler", Spy)
+    model, tokenizer = load_model(str(tiny_model_dir), device="cpu")
+    turn_end = tokenizer.eos_token_id + 1
+    model.generation_config.eos_token_id = [turn_end]
+    evaluate_model(model, tokenizer, ["arithmetic"], 2, "test", "trained", 2, log=lambda *_: None)
+    assert seen and all(set(ids) == {tokenizer.eos_token_id, turn_end} for ids in seen)
+
+
+def test_end_token_ids_merge_the_tokenizer_and_generation_config():
+    from types import SimpleNamespace
+
+    from training.models import end_token_ids
+
+    tokenizer = SimpleNamespace(eos_token_id=0)
+    for declared, expected in ((2, [0, 2]), ([2, 0], [0, 2]), (None, [0]), ([0], [0])):
+        model = SimpleNamespace(generation_config=SimpleNamespace(eos_token_id=declared))
+        assert end_token_ids(model, tokenizer) == expected
