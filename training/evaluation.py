@@ -72,15 +72,15 @@ def _problems(task: str, split: str, n: int):
     return curriculum_dataset(split, stage=int(task.removeprefix("stage-")), size=n)
 
 
-def generate(sampler, tokenizer, prompts, max_new_tokens: int, batch_size: int, progress=None,
-             end_tokens: list[int] | None = None) -> list[str]:
+def generate(sampler, tokenizer, prompts, max_new_tokens: int, batch_size: int, end_tokens: list[int],
+             progress=None) -> list[str]:
     """Greedy completions (text) of chat ``prompts``, ``batch_size`` at a time, each ending at its first
-    ``end_tokens`` id (default: the tokenizer's eos; see ``training.models.end_token_ids``)."""
+    ``end_tokens`` id (``training.models.end_token_ids``)."""
     ids = [tokenizer.apply_chat_template(p, add_generation_prompt=True, tokenize=True) for p in prompts]
     ids = [list(x["input_ids"]) if hasattr(x, "keys") else list(x) for x in ids]
     texts = []
     for start in range(0, len(ids), batch_size):
-        tokens = sampler.sample(ids[start:start + batch_size], max_new_tokens, end_tokens or [tokenizer.eos_token_id],
+        tokens = sampler.sample(ids[start:start + batch_size], max_new_tokens, end_tokens,
                                 tokenizer.pad_token_id, temperature=0)
         texts += [completion_text(tokenizer.decode(t, skip_special_tokens=True)) for t in tokens]
         if progress is not None:
@@ -116,7 +116,7 @@ def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label
             budget = max_completion_length(problems[0]["n_words"], per_word)
         start = time.perf_counter()
         with tqdm(total=len(problems), desc=f"{label} {task}", unit="problem", leave=False) as progress:
-            completions = generate(sampler, tokenizer, problems["prompt"], budget, batch_size, progress, end_tokens)
+            completions = generate(sampler, tokenizer, problems["prompt"], budget, batch_size, end_tokens, progress)
         if task == ARITHMETIC:
             result = score_arithmetic(completions, problems["answer"])
         else:
