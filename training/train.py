@@ -180,6 +180,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     """Set up and run one GRPO run; returns the process exit code."""
     from training.checkpoints import CheckpointRetention
     from training.collapse_guard import CollapseGuard
+    from training.nonfinite_guard import SkipNonFiniteGradients
     from training.completion_length import max_completion_length, tokens_per_word
     from training.grpo_trainer import ObservedGRPOTrainer
     from training.rollout_observers import CompletionLogObserver, SampleOutputs
@@ -213,6 +214,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     guard = CollapseGuard(run_args.collapse_zero_std_fraction, run_args.collapse_warn_after,
                           run_args.collapse_stop_after or 10**9, report=report)
     retention = CheckpointRetention(run_args.reward_save_threshold, report=report)
+    nonfinite = SkipNonFiniteGradients(report=report)
     observers = [CompletionLogObserver(output_dir / "completions.jsonl.gz"),
                  SampleOutputs(output_dir / "sample_outputs.log", run_args.sample_outputs_steps),
                  lambda rollouts, final: guard.observe(final.step, final.stats())]
@@ -220,7 +222,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     trainer = ObservedGRPOTrainer(
         model=model, reward_funcs=list(task.reward_funcs), args=grpo_args,
         train_dataset=task.train_stream(data_position), processing_class=tokenizer, peft_config=peft_config,
-        callbacks=[retention, guard, *limits,
+        callbacks=[retention, guard, nonfinite, *limits,
                    MetricsFile(output_dir / "metrics.jsonl", grpo_args.max_completion_length,
                                                  report=report)],
         reference_column=task.reference_column, resample_problems=task.resample_problems(resample_position),
@@ -248,6 +250,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
             "wall_seconds": time.time() - started, "device": device_name(trainer.accelerator.device),
             "final_adapter": str(final) if final else None,
             "collapse_stopped_at": guard.stopped_at,
+            "nonfinite_gradient_steps_skipped": nonfinite.skipped_steps,
             **{limit.summary_key: limit.stopped_at for limit in limits},
             "recipe": dict(vars(run_args)),
             "grpo": {k: getattr(grpo_args, k) for k in (

@@ -31,6 +31,8 @@ class WarmStartArguments:
         "help": "words per text: counts and ranges, e.g. 4-25 or 4,6,8,10,25,50,100,500 (each count equally often)"})
     problems: int | None = field(default=None, metadata={
         "help": "training problems to draw (default max_steps x batch; with packing a row holds several problems)"})
+    init_adapter: str | None = field(default=None, metadata={
+        "help": "continue training this LoRA adapter folder (e.g. an earlier warm start) instead of a fresh one"})
     max_train_minutes: float | None = field(default=None, metadata={
         "help": "stop (saving the adapter) after this many minutes of training"})
     problem_seed: int = field(default=0, metadata={"help": "seed of the training problems (problem i = f(seed, i))"})
@@ -78,6 +80,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     """Train the adapter; returns the final adapter folder (``output_dir/final``)."""
     from trl import SFTTrainer
 
+    from training.nonfinite_guard import SkipNonFiniteGradients
     from training.run_metrics import MetricsFile, read_metrics
     from training.train import device_name, load_policy, report
 
@@ -92,9 +95,16 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     rows = "packed rows of " + str(sft_args.max_length) + " tokens" if sft_args.packing else "problems"
     report(f"warm start {run_name}: {sft_args.max_steps} steps x {sft_args.per_device_train_batch_size} {rows}, "
            f"{size} problems of {words[0]}-{words[-1]} words per text ({len(words)} counts), output {output_dir}/")
+    init_adapter = None
+    if args.init_adapter:
+        init_adapter = Path(args.init_adapter)
+        if not (init_adapter / "adapter_config.json").is_file():
+            raise RecipeError(f"--init_adapter {init_adapter} is not a LoRA adapter folder (no adapter_config.json)")
+        report(f"continuing the adapter {init_adapter}/")
     dataset = warm_start_dataset(words, size, args.problem_seed)
-    model, tokenizer, peft_config = load_policy(model_args, None, sft_args.bf16)
-    callbacks = [MetricsFile(output_dir / "metrics.jsonl", report=report, step_key="loss")]
+    model, tokenizer, peft_config = load_policy(model_args, init_adapter, sft_args.bf16)
+    callbacks = [MetricsFile(output_dir / "metrics.jsonl", report=report, step_key="loss"),
+                 SkipNonFiniteGradients(report=report)]
     if args.max_train_minutes:
         from training.promotion import TimeBudget
 
@@ -109,6 +119,8 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     results_dir.mkdir(parents=True, exist_ok=True)
     losses = [r["loss"] for r in records if "loss" in r]
     summary = {"run": run_name, "task": "warm-start", "words": args.words, "model": model_args.model_name_or_path,
+               "init_adapter": str(init_adapter) if init_adapter else None,
+               "train_sampling_strategy": sft_args.train_sampling_strategy,
                "problems": size, "packing": sft_args.packing, "max_length": sft_args.max_length,
                "max_steps": sft_args.max_steps, "global_step": trainer.state.global_step,
                "wall_seconds": time.time() - start, "device": device_name(trainer.args.device),

@@ -1,25 +1,34 @@
 # Issue 7 on the lent GPU machine, after the .gpu set-up (../shared/gpu/README.md). Each command fits the
 # 10-minute cap; adapters travel back under $OUT (carry the unpacked .curriculum/ folder into the next command
 # when the machine went cold).
-#   bash results/curriculum/gpu_run.sh warm        # supervised warm start (at most MINUTES, default 6.5), then eval
-#                                                  # of stages 1-6 (N_EVAL problems each; BASELINE=false skips the base)
+#   bash results/curriculum/gpu_run.sh warm        # supervised warm start runs/WARM_RUN (default warm-start; at most
+#                                                  # MINUTES, default 6.5; WARM_ARGS adds options), then eval
+#                                                  # of stages 1-6 (N_EVAL problems each, 0 skips it; BASELINE=false
+#                                                  # skips the base)
+#   bash results/curriculum/gpu_run.sh eval RUN    # runs/RUN/final on stages 1-6 (N_EVAL problems each), no baseline
 #   bash results/curriculum/gpu_run.sh final RUN   # make eval of runs/RUN/final: base vs trained, stages 1-6, arithmetic
 #   bash results/curriculum/gpu_run.sh arithmetic  # the GRPO positive control, at most MINUTES, then its eval
 #   bash results/curriculum/gpu_run.sh stage N     # GRPO stage N from the previous stage's adapter, promotion at
 #                                                  # the stage's bar, at most MINUTES (default 7) min, then eval
+#                                                  # (INIT=adapter folder starts from that adapter instead)
 set -o pipefail
 [ -f /tmp/gpu/smollm2-135m-instruct/model.safetensors ] || bash .gpu/b/finish.sh >/dev/null 2>&1
 [ -d /tmp/gpu/corpus ] || tar xzf .gpu/c/corpus.tar.gz -C /tmp/gpu
 export PYTHONPATH=/tmp/gpu/site:$PWD INTERLEAVE_GRPO_CORPUS=/tmp/gpu/corpus HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1
 M=/tmp/gpu/smollm2-135m-instruct
 R=${CURRICULUM_DIR:-$PWD/.curriculum}      # runs/ and results/ of the curriculum, carried between machines
+W=${WARM_RUN:-warm-start}
 mkdir -p $R/runs $R/results
 case "$1" in
   warm)
     python3 -m training.warm_start --config training/recipes/warm-start.yaml --model $M --report_to none \
-      --max_train_minutes ${MINUTES:-6.5} ${WARM_ARGS} --output_dir $R/runs/warm-start --results_dir $R/results/warm-start 2>&1 | grep -v "it/s\]" | tail -5
-    python3 -m training.evaluation --model $M --adapter $R/runs/warm-start/final --stages 1-6 --n ${N_EVAL:-256} \
-      --arithmetic false --baseline ${BASELINE:-true} --out $R/results/eval/warm-start 2>&1 | grep -v "it/s\]" | tail -16 ;;
+      --max_train_minutes ${MINUTES:-6.5} ${WARM_ARGS} --output_dir $R/runs/$W --results_dir $R/results/$W 2>&1 | grep -v "it/s\]" | tail -5
+    [ "${N_EVAL:-256}" = 0 ] || python3 -m training.evaluation --model $M --adapter $R/runs/$W/final \
+      --stages 1-6 --n ${N_EVAL:-256} --arithmetic false --baseline ${BASELINE:-true} --out $R/results/eval/$W \
+      2>&1 | grep -v "it/s\]" | tail -16 ;;
+  eval)
+    python3 -m training.evaluation --model $M --adapter $R/runs/$2/final --stages 1-6 --n ${N_EVAL:-256} \
+      --arithmetic false --baseline false --out $R/results/eval/$2 2>&1 | grep -v "it/s\]" | tail -8 ;;
   final)   # make eval of the last adapter: base model vs trained, every stage and arithmetic
     python3 -m training.evaluation --model $M --adapter $R/runs/$2/final --stages 1-6 --n 256 \
       --out $R/results/eval/$2-final 2>&1 | grep -v "it/s\]" | tail -16 ;;
@@ -30,7 +39,7 @@ case "$1" in
     python3 -m training.evaluation --model $M --adapter $R/runs/arithmetic/final --stages "" --n 512 \
       --out $R/results/eval/arithmetic 2>&1 | grep -v "it/s\]" | tail -8 ;;
   stage)
-    N=$2; prev=$R/runs/stage-$((N - 1))/final; [ "$N" = 1 ] && prev=$R/runs/warm-start/final
+    N=$2; prev=$R/runs/stage-$((N - 1))/final; [ "$N" = 1 ] && prev=$R/runs/warm-start/final; prev=${INIT:-$prev}
     resume=$([ -d $R/runs/stage-$N ] && echo "--resume true" || echo "--init_adapter $prev")
     python3 -m training.train --config training/recipes/stage-$N.yaml --model $M --report_to none $resume \
       --max_train_minutes ${MINUTES:-7} --output_dir $R/runs/stage-$N --results_dir $R/results/stage-$N 2>&1 \
@@ -40,7 +49,7 @@ case "$1" in
 esac
 # results, promotion checks and the final adapter of this command's run (r=32 LoRA: 39 MB in float32), in
 # parts of 15 MiB ($OUT takes files of at most 16 MiB); join: cat curriculum.tar.gz.part-* | tar xz
-run=$(case "$1" in warm) echo warm-start;; stage) echo stage-$2;; arithmetic) echo arithmetic;; esac)
+run=$(case "$1" in warm) echo $W;; stage) echo stage-$2;; arithmetic) echo arithmetic;; esac)
 (cd $R && tar cz --exclude='completions.jsonl.gz' results $(ls runs/*/promotion.jsonl 2>/dev/null) \
   $([ -n "$run" ] && [ -d runs/$run/final ] && echo runs/$run/final)) | split -b 15m - $OUT/${PARTS:-curriculum}.tar.gz.part-
 ls -la $OUT
