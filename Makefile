@@ -19,7 +19,7 @@ MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
 .PHONY: help setup corpus model train-stage train-arithmetic test clean lock dataset-preview publish-datasets publish-metric \
-	publish-model publish-space publish-base-model publish hub-serve bench-metric bench-train space browser eval warm-start
+	publish-model publish-space publish-base-model publish hub-serve bench-metric bench-train space browser eval warm-start curriculum
 
 help:  ## list the targets
 	@grep -hE '^[a-zA-Z0-9_%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
@@ -64,8 +64,17 @@ train-stage: $(STAMP)  ## train curriculum stage N with GRPO (make train-stage N
 train-arithmetic: $(STAMP)  ## train the arithmetic positive control (same options as train-stage)
 	@$(TRAIN_LAUNCH) -m training.train --config training/recipes/arithmetic.yaml $(TRAIN_FLAGS)
 
-warm-start: $(STAMP)  ## supervised warm start of the adapter on generated interleaves (then INIT_ADAPTER=runs/warm-start/final)
-	@$(TRAIN_LAUNCH) -m training.warm_start --config training/recipes/warm-start.yaml $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) $(TRAIN_ARGS)
+RECIPE ?= warm-start
+warm-start: $(STAMP)  ## supervised phase of the adapter on generated interleaves ([RECIPE=warm-start-long|warm-start-500|warm-start-500b])
+	@$(TRAIN_LAUNCH) -m training.warm_start --config training/recipes/$(RECIPE).yaml $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) $(TRAIN_ARGS)
+
+curriculum: $(STAMP)  ## the measured curriculum (results/curriculum): 4 supervised phases + GRPO stage 3, then make eval
+	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start
+	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-long
+	@$(MAKE) --no-print-directory train-stage N=3 INIT_ADAPTER=runs/warm-start-long/final
+	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-500
+	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-500b
+	@$(MAKE) --no-print-directory eval ADAPTER=runs/warm-start-500b/final STAGES=1-6
 
 train-stage-%: $(STAMP)
 	@$(MAKE) --no-print-directory train-stage N=$*

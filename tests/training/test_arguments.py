@@ -17,9 +17,10 @@ def test_every_recipe_parses():
     from training.warm_start import parse_warm_start_arguments
 
     recipes = sorted(RECIPES_DIR.glob("*.yaml"))
-    assert [p.stem for p in recipes] == ["arithmetic", *[f"stage-{n}" for n in range(1, 7)], "warm-start"]
+    assert [p.stem for p in recipes] == ["arithmetic", *[f"stage-{n}" for n in range(1, 7)], "warm-start-500",
+                                         "warm-start-500b", "warm-start-long", "warm-start"]
     for path in recipes:
-        parse = parse_warm_start_arguments if path.stem == "warm-start" else parse_run_arguments
+        parse = parse_warm_start_arguments if path.stem.startswith("warm-start") else parse_run_arguments
         _, train_args, model = parse(["--config", str(path)])
         assert train_args.output_dir == f"runs/{path.stem}" and model.use_peft
 

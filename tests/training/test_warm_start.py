@@ -4,6 +4,7 @@ import json
 import subprocess
 
 import pytest
+import torch
 
 from dataset_builders.prompts import interleave_target
 from tests.conftest import REPO_ROOT
@@ -46,3 +47,44 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     assert summary["global_step"] == 3 and summary["steps_logged"] == 3 and summary["task"] == "warm-start"
     assert summary["packing"] is True and summary["problems"] == 24
     assert "INIT_ADAPTER=" in proc.stdout
+
+    # a later phase continues that adapter (make warm-start RECIPE=...): it starts from its weights and moves them
+    proc = subprocess.run(["make", "--no-print-directory", "warm-start", "MODEL=tiny-random-llama",
+                           f"TRAIN_ARGS=--max_steps 1 --warmup_steps 0 --per_device_train_batch_size 2 --words 4 --max_length 512 "
+                           f"--report_to none --dataset_num_proc 1 --init_adapter {tmp_path}/run/final "
+                           f"--output_dir {tmp_path}/next --results_dir {tmp_path}/next-res"],
+                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert f"continuing the adapter {tmp_path}/run/final" in proc.stdout
+    after = load_file(tmp_path / "next" / "final" / "adapter_model.safetensors")
+    assert after.keys() == weights.keys()
+    assert any(not torch.equal(after[name], weights[name]) for name in weights)  # it trained further
+    assert json.loads((tmp_path / "next-res" / "summary.json").read_text())["init_adapter"] == f"{tmp_path}/run/final"
+
+
+def test_curriculum_phases_hand_on_their_adapters():
+    """make curriculum: each supervised phase continues the adapter the step before it wrote."""
+    from training.arguments import RECIPES_DIR
+    from training.warm_start import parse_warm_start_arguments
+
+    dry = subprocess.run(["make", "-n", "--no-print-directory", "curriculum"], cwd=REPO_ROOT, capture_output=True,
+                         text=True, timeout=120)
+    assert dry.returncode == 0, dry.stderr
+    steps = [line for line in dry.stdout.splitlines() if "make" in line and ("warm-start" in line or "train-stage"
+                                                                               in line or " eval " in line)]
+    expected_outputs = {"warm-start": "runs/warm-start", "warm-start-long": "runs/warm-start-long",
+                        "warm-start-500": "runs/warm-start-500", "warm-start-500b": "runs/warm-start-500b"}
+    previous = None
+    for step in steps:
+        if "train-stage" in step:
+            assert "N=3" in step and f"INIT_ADAPTER={previous}/final" in step
+            previous = "runs/stage-3"
+        elif " eval " in step:
+            assert f"ADAPTER={previous}/final" in step and "STAGES=1-6" in step
+        else:
+            recipe = step.split("RECIPE=")[1].split()[0]
+            args, sft, _ = parse_warm_start_arguments(["--config", str(RECIPES_DIR / f"{recipe}.yaml")])
+            assert args.init_adapter == (f"{previous}/final" if previous else None)
+            assert sft.output_dir == expected_outputs[recipe]
+            previous = sft.output_dir
+    assert previous == "runs/warm-start-500b" and len(steps) == 6
