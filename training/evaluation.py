@@ -89,10 +89,13 @@ def generate(sampler, tokenizer, prompts, max_new_tokens: int, batch_size: int, 
 
 
 def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label: str, batch_size: int,
-                   log=print, dtype=None) -> list[EvalRow]:
+                   log=print, dtype=None, samples: list[dict] | None = None,
+                   samples_per_task: int = 0) -> list[EvalRow]:
     """Score ``model`` (a causal LM, with or without a peft adapter) greedily on ``n`` problems per task.
 
     ``dtype``: decode a copy in this dtype (e.g. bfloat16 for a float32 policy trained under autocast).
+    ``samples``: the first ``samples_per_task`` problems of each task are appended to it (prompt, reference,
+    completion).
     """
     from tqdm.auto import tqdm
 
@@ -122,6 +125,11 @@ def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label
         else:
             result = score_interleaves(completions, problems["target"])
         words = None if task == ARITHMETIC else problems[0]["n_words"]
+        if samples is not None:
+            reference = "answer" if task == ARITHMETIC else "target"
+            samples += [{"label": label, "task": task, "prompt": problems[i]["prompt"][-1]["content"],
+                         "reference": str(problems[i][reference]), "completion": completions[i]}
+                        for i in range(min(samples_per_task, len(problems)))]
         row = EvalRow(task=task, words=words, split=split, n=len(problems), nw_score=result.nw_score,
                       exact_match=result.exact_match, label=label, partial_credit=result.partial_credit)
         rows.append(row)
@@ -147,6 +155,20 @@ def render_markdown(results: EvalResults) -> str:
             cells += [f"{scored.score:.3f}", f"{scored.exact_match:.1%}"] if scored else ["", ""]
         lines.append(f"| {task} | {row.words if row.words is not None else '-'} | {row.n} | {' | '.join(cells)} |")
     return "\n".join(lines) + "\n"
+
+
+def render_samples(samples: list[dict]) -> str:
+    """Markdown: per task and label, the prompt, the reference and the greedy completion, with its score."""
+    from metrics.needleman_wunsch.nw_alignment import nw_scores
+
+    lines = ["# Greedy samples", ""]
+    for sample in samples:
+        is_interleave = sample["task"] != ARITHMETIC
+        score = f", NW {nw_scores([sample['completion']], [sample['reference']])[0]:.3f}" if is_interleave else ""
+        lines += [f"## {sample['task']}, {sample['label']}{score}", "", "Prompt:", "", "```", sample["prompt"], "```",
+                  "", "Reference:", "", "```", sample["reference"], "```", "", "Completion:", "", "```",
+                  sample["completion"], "```", ""]
+    return "\n".join(lines)
 
 
 def plot(rows: list[EvalRow], path: Path) -> None:
@@ -188,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", default="test", choices=("validation", "test"))
     parser.add_argument("--batch_size", type=int, default=128)
     parser.add_argument("--out", default=None, help="output folder (default results/eval/<adapter or model name>)")
+    parser.add_argument("--samples", type=int, default=0,
+                        help="also write samples.md: the first K problems of each task with their completions")
     args = parser.parse_args(argv)
     try:
         tasks = [f"stage-{s}" for s in parse_stages(args.stages)] if args.stages.strip() else []
@@ -215,10 +239,11 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out or f"results/eval/{name}")
     runs = ([("baseline", None)] if not args.adapter or args.baseline == "true" else []) \
         + ([("trained", args.adapter)] if args.adapter else [])
-    rows = []
+    rows, samples = [], []
     for label, adapter in runs:
         subject = PeftModel.from_pretrained(model, adapter) if adapter else model
-        rows += evaluate_model(subject, tokenizer, tasks, args.n, args.split, label, args.batch_size)
+        rows += evaluate_model(subject, tokenizer, tasks, args.n, args.split, label, args.batch_size,
+                               samples=samples, samples_per_task=args.samples)
         if adapter:
             model = subject.unload()
     results = EvalResults(model=str(args.model), adapter=str(args.adapter) if args.adapter else None,
@@ -227,8 +252,10 @@ def main(argv: list[str] | None = None) -> int:
     table = render_markdown(results)
     (out / "eval.md").write_text(table, encoding="utf-8")
     plot(rows, out / "eval.png")
+    if samples:
+        (out / "samples.md").write_text(render_samples(samples), encoding="utf-8")
     print(table)
-    print(f"written: {out}/eval.json, eval.md, eval.png")
+    print(f"written: {out}/eval.json, eval.md, eval.png" + (", samples.md" if samples else ""))
     return 0
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from model_cards.eval_results import EvalResults
 from tests.conftest import REPO_ROOT
+from dataset_builders.interleave_curriculum import curriculum_dataset
 from training.evaluation import parse_stages, score_arithmetic, score_interleaves
 
 
@@ -45,7 +46,7 @@ def test_make_eval_scores_base_and_adapter(tiny_model_dir, tmp_path):
     adapter = _adapter(tiny_model_dir, tmp_path / "runs" / "stage-1" / "final")
     out = tmp_path / "eval"
     proc = subprocess.run(["make", "--no-print-directory", "eval", "MODEL=tiny-random-llama", f"ADAPTER={adapter}",
-                           "STAGES=1", f"EVAL_ARGS=--n 4 --batch_size 4 --out {out}"],
+                           "STAGES=1", f"EVAL_ARGS=--n 4 --batch_size 4 --samples 1 --out {out}"],
                           cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     results = EvalResults.load(out / "eval.json")
@@ -55,6 +56,10 @@ def test_make_eval_scores_base_and_adapter(tiny_model_dir, tmp_path):
     assert results.adapter == str(adapter) and results.device == "cpu"
     assert "| stage-1 | 10 | 4 |" in (out / "eval.md").read_text()
     assert (out / "eval.png").stat().st_size > 10_000
+    samples = (out / "samples.md").read_text()  # one problem per task and label, with the reference it is scored on
+    assert samples.count("## stage-1, ") == 2 and samples.count("## arithmetic, ") == 2
+    test_problem = curriculum_dataset("test", stage=1, size=1)[0]
+    assert test_problem["target"] in samples and "Text A:" in samples and ", NW " in samples
 
 
 def test_make_eval_without_an_adapter_folder_says_what_to_do(tmp_path):
