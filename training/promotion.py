@@ -59,9 +59,10 @@ class TimeBudget(TrainerCallback):
 
     summary_key = "time_budget_stopped_at"
 
-    def __init__(self, minutes: float, report=print):
+    def __init__(self, minutes: float, report=print, resume_hint: str = "RESUME=1 continues"):
         self.seconds = minutes * 60
         self.report = report
+        self.resume_hint = resume_hint
         self.start: float | None = None
         self.stopped_at: int | None = None
 
@@ -74,4 +75,4 @@ class TimeBudget(TrainerCallback):
             control.should_training_stop = True
             control.should_save = True
             self.report(f"time budget of {self.seconds / 60:g} min used up at step {state.global_step}: stopping "
-                        "(RESUME=1 continues)")
+                        f"({self.resume_hint})")

@@ -108,7 +108,8 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     if args.max_train_minutes:
         from training.promotion import TimeBudget
 
-        callbacks.append(TimeBudget(args.max_train_minutes, report=report))
+        callbacks.append(TimeBudget(args.max_train_minutes, report=report,
+                                    resume_hint=f"--init_adapter {output_dir}/final continues the adapter"))
     trainer = SFTTrainer(model=model, args=sft_args, train_dataset=dataset, processing_class=tokenizer,
                          peft_config=peft_config, callbacks=callbacks)
     start = time.time()

@@ -36,3 +36,7 @@ def test_the_time_budget_stops_and_saves_once_it_is_used_up():
     assert control.should_training_stop and control.should_save  # the Trainer saves a checkpoint, then stops
     assert budget.stopped_at == 1 and lines == ["time budget of 0 min used up at step 1: stopping (RESUME=1 continues)"]
     assert TimeBudget(minutes=60).seconds == 3600
+    warm = TimeBudget(minutes=0, report=lines.append, resume_hint="--init_adapter runs/w/final continues the adapter")
+    warm.on_train_begin(None, state, control)
+    warm.on_step_end(None, state, control)
+    assert lines[-1].endswith("(--init_adapter runs/w/final continues the adapter)")  # SFT has no RESUME
