@@ -40,13 +40,18 @@ def previous_stage_adapter(output_dir: Path, stage: int) -> Path:
     return output_dir.parent / f"stage-{stage - 1}" / "final"
 
 
+def adapter_folder(path: str | Path) -> Path:
+    """``--init_adapter``'s folder, checked to hold a LoRA adapter."""
+    path = Path(path)
+    if not (path / "adapter_config.json").is_file():
+        raise RecipeError(f"--init_adapter {path} is not a LoRA adapter folder (no adapter_config.json)")
+    return path
+
+
 def initial_adapter(run_args: RunArguments, output_dir: Path) -> Path | None:
     """The adapter a run starts from: None for a fresh LoRA adapter."""
     if run_args.init_adapter not in (None, "", "base"):
-        path = Path(run_args.init_adapter)
-        if not (path / "adapter_config.json").is_file():
-            raise RecipeError(f"--init_adapter {path} is not a LoRA adapter folder (no adapter_config.json)")
-        return path
+        return adapter_folder(run_args.init_adapter)
     if run_args.init_adapter == "base" or run_args.task != "interleave" or run_args.stage == 1:
         return None
     path = previous_stage_adapter(output_dir, run_args.stage)

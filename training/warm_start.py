@@ -82,7 +82,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
 
     from training.nonfinite_guard import SkipNonFiniteGradients
     from training.run_metrics import MetricsFile, read_metrics
-    from training.train import device_name, load_policy, report
+    from training.train import adapter_folder, device_name, load_policy, report
 
     output_dir = Path(sft_args.output_dir)
     run_name = sft_args.run_name or output_dir.name
@@ -95,11 +95,8 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     rows = "packed rows of " + str(sft_args.max_length) + " tokens" if sft_args.packing else "problems"
     report(f"warm start {run_name}: {sft_args.max_steps} steps x {sft_args.per_device_train_batch_size} {rows}, "
            f"{size} problems of {words[0]}-{words[-1]} words per text ({len(words)} counts), output {output_dir}/")
-    init_adapter = None
-    if args.init_adapter:
-        init_adapter = Path(args.init_adapter)
-        if not (init_adapter / "adapter_config.json").is_file():
-            raise RecipeError(f"--init_adapter {init_adapter} is not a LoRA adapter folder (no adapter_config.json)")
+    init_adapter = adapter_folder(args.init_adapter) if args.init_adapter else None
+    if init_adapter:
         report(f"continuing the adapter {init_adapter}/")
     dataset = warm_start_dataset(words, size, args.problem_seed)
     model, tokenizer, peft_config = load_policy(model_args, init_adapter, sft_args.bf16)
