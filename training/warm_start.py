@@ -100,8 +100,8 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         report(f"continuing the adapter {init_adapter}/")
     dataset = warm_start_dataset(words, size, args.problem_seed)
     model, tokenizer, peft_config = load_policy(model_args, init_adapter, sft_args.bf16)
-    callbacks = [MetricsFile(output_dir / "metrics.jsonl", report=report, step_key="loss"),
-                 SkipNonFiniteGradients(report=report)]
+    nonfinite = SkipNonFiniteGradients(report=report)
+    callbacks = [MetricsFile(output_dir / "metrics.jsonl", report=report, step_key="loss"), nonfinite]
     if args.max_train_minutes:
         from training.promotion import TimeBudget
 
@@ -119,6 +119,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     summary = {"run": run_name, "task": "warm-start", "words": args.words, "model": model_args.model_name_or_path,
                "init_adapter": str(init_adapter) if init_adapter else None,
                "train_sampling_strategy": sft_args.train_sampling_strategy,
+               "nonfinite_gradient_steps_skipped": nonfinite.skipped_steps,
                "problems": size, "packing": sft_args.packing, "max_length": sft_args.max_length,
                "max_steps": sft_args.max_steps, "global_step": trainer.state.global_step,
                "wall_seconds": time.time() - start, "device": device_name(trainer.args.device),

@@ -52,6 +52,7 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     summary = json.loads((tmp_path / "res" / "summary.json").read_text())
     assert summary["global_step"] == 3 and summary["steps_logged"] == 3 and summary["task"] == "warm-start"
     assert summary["packing"] is True and summary["problems"] == 24
+    assert summary["nonfinite_gradient_steps_skipped"] == []  # the same record as GRPO runs keep
     assert "INIT_ADAPTER=" in proc.stdout
 
     # a later phase continues that adapter (make warm-start RECIPE=...): it starts from its weights and moves them
