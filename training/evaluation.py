@@ -4,12 +4,14 @@ Curriculum stages are scored with the project's metric (normalized Needleman-Wun
 against the target interleave) and exact match (same words in the same order); arithmetic with exact
 match and partial credit (``dataset_builders.arithmetic.scoring``). Completions come from the fast
 sampler (``training.graph_sampler``, greedy) on a merged copy of the model. Writes ``eval.json`` (the
-schema of ``model_cards.eval_results``), ``eval.md`` and ``eval.png`` to ``--out``.
+schema of ``model_cards.eval_results``), ``eval.md``, ``eval.png`` and ``problems.jsonl`` (one line per
+problem: score, exact match, whether it stopped on an end token, the first word that differs) to ``--out``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -73,9 +75,10 @@ def _problems(task: str, split: str, n: int):
 
 
 def generate(sampler, tokenizer, prompts, max_new_tokens: int, batch_size: int, end_tokens: list[int],
-             progress=None) -> list[str]:
+             progress=None, ended: list[bool] | None = None) -> list[str]:
     """Greedy completions (text) of chat ``prompts``, ``batch_size`` at a time, each ending at its first
-    ``end_tokens`` id (``training.models.end_token_ids``)."""
+    ``end_tokens`` id (``training.models.end_token_ids``). ``ended``: gets, per prompt, whether its completion
+    stopped on an end token (False: it ran to ``max_new_tokens``)."""
     ids = [tokenizer.apply_chat_template(p, add_generation_prompt=True, tokenize=True) for p in prompts]
     ids = [list(x["input_ids"]) if hasattr(x, "keys") else list(x) for x in ids]
     texts = []
@@ -83,6 +86,8 @@ def generate(sampler, tokenizer, prompts, max_new_tokens: int, batch_size: int, 
         tokens = sampler.sample(ids[start:start + batch_size], max_new_tokens, end_tokens,
                                 tokenizer.pad_token_id, temperature=0)
         texts += [completion_text(tokenizer.decode(t, skip_special_tokens=True)) for t in tokens]
+        if ended is not None:
+            ended += [bool(t) and t[-1] in end_tokens for t in tokens]
         if progress is not None:
             progress.update(len(tokens))
     return texts
@@ -90,12 +95,15 @@ def generate(sampler, tokenizer, prompts, max_new_tokens: int, batch_size: int, 
 
 def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label: str, batch_size: int,
                    log=print, dtype=None, samples: list[dict] | None = None,
-                   samples_per_task: int = 0) -> list[EvalRow]:
+                   samples_per_task: int = 0, problems_out: list[dict] | None = None,
+                   with_completions: bool = False) -> list[EvalRow]:
     """Score ``model`` (a causal LM, with or without a peft adapter) greedily on ``n`` problems per task.
 
     ``dtype``: decode a copy in this dtype (e.g. bfloat16 for a float32 policy trained under autocast).
     ``samples``: the first ``samples_per_task`` problems of each task are appended to it (prompt, reference,
     completion).
+    ``problems_out``: one record per problem is appended to it (``problem_records``; with ``with_completions``,
+    the completion text too).
     """
     from tqdm.auto import tqdm
 
@@ -118,12 +126,17 @@ def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label
                 per_word = tokens_per_word(tokenizer, load_corpus(), "train")
             budget = max_completion_length(problems[0]["n_words"], per_word)
         start = time.perf_counter()
+        ended: list[bool] = []
         with tqdm(total=len(problems), desc=f"{label} {task}", unit="problem", leave=False) as progress:
-            completions = generate(sampler, tokenizer, problems["prompt"], budget, batch_size, end_tokens, progress)
+            completions = generate(sampler, tokenizer, problems["prompt"], budget, batch_size, end_tokens, progress,
+                                   ended)
+        references = [str(a) for a in problems["answer"]] if task == ARITHMETIC else problems["target"]
         if task == ARITHMETIC:
             result = score_arithmetic(completions, problems["answer"])
         else:
-            result = score_interleaves(completions, problems["target"])
+            result = score_interleaves(completions, references)
+        if problems_out is not None:
+            problems_out += problem_records(label, task, completions, references, ended, with_completions)
         words = None if task == ARITHMETIC else problems[0]["n_words"]
         if samples is not None:
             reference = "answer" if task == ARITHMETIC else "target"
@@ -136,6 +149,41 @@ def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label
         log(f"{label} {task}: {'NW' if row.nw_score is not None else 'partial credit'} {row.score:.3f}, "
             f"exact {row.exact_match:.1%} over {row.n} problems ({time.perf_counter() - start:.1f} s)")
     return rows
+
+
+def first_difference(completion: list[str], reference: list[str]) -> int | None:
+    """Index of the first word where ``completion`` and ``reference`` differ (None: the same words)."""
+    for i, (got, want) in enumerate(zip(completion, reference)):
+        if got != want:
+            return i
+    return None if len(completion) == len(reference) else min(len(completion), len(reference))
+
+
+def problem_records(label: str, task: str, completions: list[str], references: list[str], ended: list[bool],
+                    with_completions: bool = False) -> list[dict]:
+    """One record per problem: its score (NW, or arithmetic partial credit), exact match, whether the completion
+    stopped on an end token, its length and the reference's in words, and the first word that differs."""
+    from metrics.needleman_wunsch.nw_alignment import nw_scores
+
+    if task == ARITHMETIC:
+        from dataset_builders.arithmetic.scoring import score_completion
+
+        scored = [score_completion(c, int(r)) for c, r in zip(completions, references, strict=True)]
+        scores, exact = [s.partial for s in scored], [s.exact for s in scored]
+    else:
+        scores = nw_scores(completions, references)
+        exact = [c.split() == r.split() for c, r in zip(completions, references, strict=True)]
+    records = []
+    for index, (completion, reference, score, is_exact, stopped) in enumerate(
+            zip(completions, references, scores, exact, ended, strict=True)):
+        got, want = completion.split(), reference.split()
+        record = {"label": label, "task": task, "index": index, "score": round(float(score), 6),
+                  "exact": bool(is_exact), "ended": stopped, "completion_words": len(got), "reference_words": len(want),
+                  "first_difference": first_difference(got, want)}
+        if with_completions:
+            record["completion"] = completion
+        records.append(record)
+    return records
 
 
 def render_markdown(results: EvalResults) -> str:
@@ -212,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="output folder (default results/eval/<adapter or model name>)")
     parser.add_argument("--samples", type=int, default=0,
                         help="also write samples.md: the first K problems of each task with their completions")
+    parser.add_argument("--completions", action="store_true",
+                        help="problems.jsonl also holds each completion's text (stage 6: ~6 kB per problem)")
     args = parser.parse_args(argv)
     try:
         tasks = [f"stage-{s}" for s in parse_stages(args.stages)] if args.stages.strip() else []
@@ -239,11 +289,12 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out or f"results/eval/{name}")
     runs = ([("baseline", None)] if not args.adapter or args.baseline == "true" else []) \
         + ([("trained", args.adapter)] if args.adapter else [])
-    rows, samples = [], []
+    rows, samples, problems = [], [], []
     for label, adapter in runs:
         subject = PeftModel.from_pretrained(model, adapter) if adapter else model
         rows += evaluate_model(subject, tokenizer, tasks, args.n, args.split, label, args.batch_size,
-                               samples=samples, samples_per_task=args.samples)
+                               samples=samples, samples_per_task=args.samples, problems_out=problems,
+                               with_completions=args.completions)
         if adapter:
             model = subject.unload()
     results = EvalResults(model=str(args.model), adapter=str(args.adapter) if args.adapter else None,
@@ -254,8 +305,9 @@ def main(argv: list[str] | None = None) -> int:
     plot(rows, out / "eval.png")
     if samples:
         (out / "samples.md").write_text(render_samples(samples), encoding="utf-8")
+    (out / "problems.jsonl").write_text("".join(json.dumps(r) + "\n" for r in problems), encoding="utf-8")
     print(table)
-    print(f"written: {out}/eval.json, eval.md, eval.png" + (", samples.md" if samples else ""))
+    print(f"written: {out}/eval.json, eval.md, eval.png, problems.jsonl" + (", samples.md" if samples else ""))
     return 0
 
 

@@ -1,5 +1,6 @@
 """make eval: scoring of interleaves and arithmetic, stage parsing, and a base vs adapter run through make."""
 
+import json
 import subprocess
 
 import pytest
@@ -7,7 +8,7 @@ import pytest
 from model_cards.eval_results import EvalResults
 from tests.conftest import REPO_ROOT
 from dataset_builders.interleave_curriculum import curriculum_dataset
-from training.evaluation import parse_stages, score_arithmetic, score_interleaves
+from training.evaluation import parse_stages, problem_records, score_arithmetic, score_interleaves
 
 
 def test_interleave_scores_reward_the_exact_interleave_only():
@@ -60,6 +61,26 @@ def test_make_eval_scores_base_and_adapter(tiny_model_dir, tmp_path):
     assert samples.count("## stage-1, ") == 2 and samples.count("## arithmetic, ") == 2
     test_problem = curriculum_dataset("test", stage=1, size=1)[0]
     assert test_problem["target"] in samples and "Text A:" in samples and ", NW " in samples
+    records = [json.loads(line) for line in (out / "problems.jsonl").read_text().splitlines()]
+    assert len(records) == 2 * 2 * 4 and {r["index"] for r in records} == {0, 1, 2, 3}
+    by_row = {(r.label, r.task): r for r in results.rows}
+    for (label, task), row in by_row.items():  # the per-problem records average to the table's numbers
+        mine = [r for r in records if r["label"] == label and r["task"] == task]
+        assert sum(r["exact"] for r in mine) / 4 == row.exact_match
+        assert sum(r["score"] for r in mine) / 4 == pytest.approx(row.score, abs=1e-5)
+    assert all("completion" not in r for r in records)  # texts only with --completions
+
+
+def test_problem_records_name_the_first_difference_and_unfinished_completions():
+    records = problem_records("trained", "stage-1", ["a1 b1 a2 b2", "a1 b1 a9 b2", "a1 b1"],
+                              ["a1 b1 a2 b2"] * 3, [True, True, False], with_completions=True)
+    assert [r["exact"] for r in records] == [True, False, False]
+    assert [r["first_difference"] for r in records] == [None, 2, 2]
+    assert [r["ended"] for r in records] == [True, True, False]
+    assert records[0]["score"] == 1.0 > records[1]["score"] and records[2]["completion"] == "a1 b1"
+    assert [r["completion_words"] for r in records] == [4, 4, 2] and records[2]["reference_words"] == 4
+    arithmetic = problem_records("trained", "arithmetic", ["11008", "11009"], ["11008", "11008"], [True, True])
+    assert [r["exact"] for r in arithmetic] == [True, False] and 0 < arithmetic[1]["score"] < 1
 
 
 def test_make_eval_without_an_adapter_folder_says_what_to_do(tmp_path):
