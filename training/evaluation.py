@@ -260,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="output folder (default results/eval/<adapter or model name>)")
     parser.add_argument("--samples", type=int, default=0,
                         help="also write samples.md: the first K problems of each task with their completions")
+    parser.add_argument("--dtype", default=None, choices=("bfloat16", "float32"),
+                        help="weights and decoding dtype (default: bfloat16 on a GPU, float32 on CPU)")
     parser.add_argument("--completions", action="store_true",
                         help="problems.jsonl also holds each completion's text (stage 6: ~6 kB per problem)")
     args = parser.parse_args(argv)
@@ -282,7 +284,8 @@ def main(argv: list[str] | None = None) -> int:
 
     cuda = torch.cuda.is_available()
     device = torch.cuda.get_device_name() if cuda else "cpu"
-    model, tokenizer = load_model(args.model, dtype="bfloat16" if cuda else "float32", device="cuda" if cuda else "cpu")
+    dtype = args.dtype or ("bfloat16" if cuda else "float32")
+    model, tokenizer = load_model(args.model, dtype=dtype, device="cuda" if cuda else "cpu")
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     name = Path(args.adapter).resolve().parent.name if args.adapter else Path(str(args.model)).name
@@ -298,7 +301,8 @@ def main(argv: list[str] | None = None) -> int:
         if adapter:
             model = subject.unload()
     results = EvalResults(model=str(args.model), adapter=str(args.adapter) if args.adapter else None,
-                          generated_at=time.strftime("%Y-%m-%dT%H:%M:%S"), device=device, rows=rows)
+                          generated_at=time.strftime("%Y-%m-%dT%H:%M:%S"), device=device, rows=rows,
+                          decoding="greedy" if args.dtype is None else f"greedy, {dtype}")
     results.save(out / "eval.json")
     table = render_markdown(results)
     (out / "eval.md").write_text(table, encoding="utf-8")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -27,6 +28,9 @@ class WarmStartArguments:
     """What the supervised warm start trains on (the rest is TRL's SFTConfig and ModelConfig)."""
 
     model_preset: str | None = field(default=None, metadata={"help": "a preset of training/recipes/models/"})
+    task: str = field(default="interleave", metadata={
+        "help": "interleave (target interleaves of --words) or arithmetic (the product, digits only)"})
+    arithmetic_config: str = field(default="3x2", metadata={"help": "arithmetic digits config, e.g. 3x2"})
     words: str = field(default="4-25", metadata={
         "help": "words per text: counts and ranges, e.g. 4-25 or 4,6,8,10,25,50,100,500 (each count equally often)"})
     problems: int | None = field(default=None, metadata={
@@ -67,6 +71,29 @@ def warm_start_dataset(words: list[int], size: int, seed: int = 0):
     return datasets.Dataset.from_list(rows)
 
 
+def arithmetic_warm_start_dataset(config: str, size: int, seed: int = 0):
+    """``size`` prompt-completion rows of train-split multiplication problems (the product as the completion).
+
+    Train never holds a test or validation pair (``dataset_builders.arithmetic.problems``); past the ~79k train
+    pairs of 3x2 the stream goes on with the same pairs in a new order.
+    """
+    import datasets
+
+    from dataset_builders.arithmetic.problems import ArithmeticProblems
+
+    digits = re.fullmatch(r"(\d+)x(\d+)", config)
+    if not digits:
+        raise RecipeError(f"--arithmetic_config {config!r}: expected digit counts such as 3x2")
+    a_digits, b_digits = map(int, digits.groups())
+    problems = ArithmeticProblems(a_digits, b_digits, seed)
+    rows = []
+    for i in range(size):
+        problem = problems.problem("train", i)
+        rows.append({"prompt": problem["prompt"],
+                     "completion": [{"role": "assistant", "content": str(problem["answer"])}]})
+    return datasets.Dataset.from_list(rows)
+
+
 def parse_warm_start_arguments(argv: list[str] | None = None):
     """(WarmStartArguments, SFTConfig, ModelConfig) from a recipe, its model preset and the command line."""
     from trl import ModelConfig, SFTConfig
@@ -92,13 +119,18 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         sft_args.max_steps * sft_args.per_device_train_batch_size * sft_args.gradient_accumulation_steps
     if size <= 0:
         raise RecipeError("set --max_steps (the warm start draws max_steps x batch problems)")
+    if args.task not in ("interleave", "arithmetic"):
+        raise RecipeError(f"--task must be interleave or arithmetic, got {args.task!r}")
     rows = "packed rows of " + str(sft_args.max_length) + " tokens" if sft_args.packing else "problems"
+    what = f"{args.arithmetic_config} multiplication problems" if args.task == "arithmetic" else \
+        f"problems of {words[0]}-{words[-1]} words per text ({len(words)} counts)"
     report(f"warm start {run_name}: {sft_args.max_steps} steps x {sft_args.per_device_train_batch_size} {rows}, "
-           f"{size} problems of {words[0]}-{words[-1]} words per text ({len(words)} counts), output {output_dir}/")
+           f"{size} {what}, output {output_dir}/")
     init_adapter = adapter_folder(args.init_adapter) if args.init_adapter else None
     if init_adapter:
         report(f"continuing the adapter {init_adapter}/")
-    dataset = warm_start_dataset(words, size, args.problem_seed)
+    dataset = arithmetic_warm_start_dataset(args.arithmetic_config, size, args.problem_seed) \
+        if args.task == "arithmetic" else warm_start_dataset(words, size, args.problem_seed)
     model, tokenizer, peft_config = load_policy(model_args, init_adapter, sft_args.bf16)
     nonfinite = SkipNonFiniteGradients(report=report)
     callbacks = [MetricsFile(output_dir / "metrics.jsonl", report=report, step_key="loss"), nonfinite]
@@ -116,7 +148,9 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     records = read_metrics(output_dir / "metrics.jsonl") if (output_dir / "metrics.jsonl").exists() else []
     results_dir.mkdir(parents=True, exist_ok=True)
     losses = [r["loss"] for r in records if "loss" in r]
-    summary = {"run": run_name, "task": "warm-start", "words": args.words, "model": model_args.model_name_or_path,
+    summary = {"run": run_name, "task": "warm-start" if args.task == "interleave" else "warm-start-arithmetic",
+               "words": args.words if args.task == "interleave" else None,
+               "arithmetic_config": args.arithmetic_config if args.task == "arithmetic" else None, "model": model_args.model_name_or_path,
                "init_adapter": str(init_adapter) if init_adapter else None,
                "train_sampling_strategy": sft_args.train_sampling_strategy,
                "nonfinite_gradient_steps_skipped": nonfinite.skipped_steps,
@@ -130,8 +164,9 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     (results_dir / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
     if records:
         (results_dir / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    after = "train-arithmetic" if args.task == "arithmetic" else "train-stage N=1"
     report(f"warm start done: adapter {final}/ (loss {summary['loss_first']} -> {summary['loss_last']}); "
-           f"next: make train-stage N=1 INIT_ADAPTER={final}")
+           f"next: make {after} INIT_ADAPTER={final}")
     return final
 
 

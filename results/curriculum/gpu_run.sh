@@ -7,7 +7,13 @@
 #                                                  # skips the base)
 #   bash results/curriculum/gpu_run.sh eval RUN    # runs/RUN/final on stages 1-6 (N_EVAL problems each), no baseline
 #   bash results/curriculum/gpu_run.sh final RUN   # make eval of runs/RUN/final: base vs trained, stages 1-6, arithmetic
-#   bash results/curriculum/gpu_run.sh arithmetic  # the GRPO positive control, at most MINUTES, then its eval
+#   bash results/curriculum/gpu_run.sh arithmetic  # the GRPO positive control runs/ARUN (default arithmetic), at most
+#                                                  # MINUTES, from INIT (an adapter folder; default a fresh adapter),
+#                                                  # TRAIN_ARGS adds options; then its eval
+#   bash results/curriculum/gpu_run.sh arith-warm  # supervised arithmetic phase runs/WARM_RUN (warm-start-arithmetic.yaml,
+#                                                  # at most MINUTES, WARM_ARGS adds options), then its eval
+#   bash results/curriculum/gpu_run.sh pack RUN... # only pack results/ and the runs' final adapters into $OUT
+#   PACK=false skips packing (e.g. two runs side by side on one GPU, then one `pack`)
 #   bash results/curriculum/gpu_run.sh stage N     # GRPO stage N from the previous stage's adapter, promotion at
 #                                                  # the stage's bar, at most MINUTES (default 7) min, then eval
 #                                                  # (INIT=adapter folder starts from that adapter instead)
@@ -33,11 +39,19 @@ case "$1" in
     python3 -m training.evaluation --model $M --adapter $R/runs/$2/final --stages 1-6 --n 256 \
       --out $R/results/eval/$2-final 2>&1 | grep -v "it/s\]" | tail -16 ;;
   arithmetic)
+    A=${ARUN:-arithmetic}
     python3 -m training.train --config training/recipes/arithmetic.yaml --model $M --report_to none \
-      --max_steps 2000 --max_train_minutes ${MINUTES:-4} --output_dir $R/runs/arithmetic \
-      --results_dir $R/results/arithmetic 2>&1 | grep -v "it/s\]\|{'loss" | tail -8
-    python3 -m training.evaluation --model $M --adapter $R/runs/arithmetic/final --stages "" --n 512 \
-      --out $R/results/eval/arithmetic 2>&1 | grep -v "it/s\]" | tail -8 ;;
+      --max_steps 2000 --max_train_minutes ${MINUTES:-4} ${INIT:+--init_adapter $INIT} ${TRAIN_ARGS} \
+      --output_dir $R/runs/$A --results_dir $R/results/$A 2>&1 | grep -v "it/s\]\|{'loss" | tail -8
+    python3 -m training.evaluation --model $M --adapter $R/runs/$A/final --stages "" --n 512 \
+      --out $R/results/eval/$A 2>&1 | grep -v "it/s\]" | tail -8 ;;
+  arith-warm)
+    W=${WARM_RUN:-warm-start-arithmetic}
+    python3 -m training.warm_start --config training/recipes/warm-start-arithmetic.yaml --model $M --report_to none \
+      --max_train_minutes ${MINUTES:-5} ${WARM_ARGS} --output_dir $R/runs/$W --results_dir $R/results/$W 2>&1 \
+      | grep -v "it/s\]" | tail -5
+    python3 -m training.evaluation --model $M --adapter $R/runs/$W/final --stages "" --n 512 \
+      --out $R/results/eval/$W 2>&1 | grep -v "it/s\]" | tail -8 ;;
   stage)
     N=$2; prev=$R/runs/stage-$((N - 1))/final; [ "$N" = 1 ] && prev=$R/runs/warm-start/final; prev=${INIT:-$prev}
     resume=$([ -d $R/runs/stage-$N ] && echo "--resume true" || echo "--init_adapter $prev")
@@ -49,7 +63,9 @@ case "$1" in
 esac
 # results, promotion checks and the final adapter of this command's run (r=32 LoRA: 39 MB in float32), in
 # parts of 15 MiB ($OUT takes files of at most 16 MiB); join: cat curriculum.tar.gz.part-* | tar xz
-run=$(case "$1" in warm) echo $W;; stage) echo stage-$2;; arithmetic) echo arithmetic;; esac)
+[ "${PACK:-true}" = false ] && exit 0
+runs=$(case "$1" in warm|arith-warm) echo $W;; stage) echo stage-$2;; arithmetic) echo $A;; pack) shift; echo "$@";; esac)
 (cd $R && tar cz --exclude='completions.jsonl.gz' results $(ls runs/*/promotion.jsonl 2>/dev/null) \
-  $([ -n "$run" ] && [ -d runs/$run/final ] && echo runs/$run/final)) | split -b 15m - $OUT/${PARTS:-curriculum}.tar.gz.part-
+  $(for run in $runs; do [ -d runs/$run/final ] && echo runs/$run/final; done)) \
+  | split -b 15m - $OUT/${PARTS:-curriculum}.tar.gz.part-
 ls -la $OUT
