@@ -19,7 +19,7 @@ MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
 .PHONY: help setup corpus model train-stage train-arithmetic test clean lock dataset-preview publish-datasets publish-metric \
-	publish-model publish-space publish-base-model publish hub-serve bench-metric bench-train space browser eval warm-start curriculum
+	publish-model publish-space publish-base-model publish hub-serve bench-metric bench-train space browser eval warm-start curriculum arithmetic-control
 
 help:  ## list the targets
 	@grep -hE '^[a-zA-Z0-9_%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
@@ -68,13 +68,21 @@ RECIPE ?= warm-start
 warm-start: $(STAMP)  ## supervised phase of the adapter on generated interleaves ([RECIPE=warm-start-long|warm-start-500|warm-start-500b])
 	@$(TRAIN_LAUNCH) -m training.warm_start --config training/recipes/$(RECIPE).yaml $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) $(TRAIN_ARGS)
 
-curriculum: $(STAMP)  ## the measured curriculum (results/curriculum): 4 supervised phases + GRPO stage 3, then make eval
+curriculum: $(STAMP)  ## the measured curriculum (results/curriculum): 7 supervised phases + GRPO stage 3, then make eval
 	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start
 	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-long
 	@$(MAKE) --no-print-directory train-stage N=3 INIT_ADAPTER=runs/warm-start-long/final
 	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-500
 	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-500b
-	@$(MAKE) --no-print-directory eval ADAPTER=runs/warm-start-500b/final STAGES=1-6
+	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-500c
+	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-500d
+	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-500e
+	@$(MAKE) --no-print-directory eval ADAPTER=runs/warm-start-500e/final STAGES=1-6
+
+arithmetic-control: $(STAMP)  ## the measured arithmetic control (results/curriculum): supervised phase, GRPO, then its eval
+	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-arithmetic
+	@$(TRAIN_LAUNCH) -m training.train --config training/recipes/arithmetic-after-warm-start.yaml $(TRAIN_FLAGS)
+	@$(MAKE) --no-print-directory eval ADAPTER=runs/arithmetic-after-warm-start/final STAGES= EVAL_ARGS="--n 512"
 
 train-stage-%: $(STAMP)
 	@$(MAKE) --no-print-directory train-stage N=$*

@@ -17,8 +17,10 @@ def test_every_recipe_parses():
     from training.warm_start import parse_warm_start_arguments
 
     recipes = sorted(RECIPES_DIR.glob("*.yaml"))
-    assert [p.stem for p in recipes] == ["arithmetic", *[f"stage-{n}" for n in range(1, 7)], "warm-start-500",
-                                         "warm-start-500b", "warm-start-long", "warm-start"]
+    assert [p.stem for p in recipes] == ["arithmetic-after-warm-start", "arithmetic",
+                                         *[f"stage-{n}" for n in range(1, 7)], "warm-start-500", "warm-start-500b",
+                                         "warm-start-500c", "warm-start-500d", "warm-start-500e",
+                                         "warm-start-arithmetic", "warm-start-long", "warm-start"]
     for path in recipes:
         parse = parse_warm_start_arguments if path.stem.startswith("warm-start") else parse_run_arguments
         _, train_args, model = parse(["--config", str(path)])
@@ -45,7 +47,7 @@ def test_without_a_gpu_bf16_is_dropped_and_activations_are_checkpointed():
     (["--config", STAGE_3, "--model_preset", "nope"], "no model preset 'nope'; presets: llama-3.2-3b-instruct"),
     (["--task", "interleave"], "needs stage 1-6"),
     (["--task", "poetry", "--stage", "1"], "task must be one of"),
-    (["--config", "/nonexistent.yaml"], "no recipe /nonexistent.yaml; recipes: training/recipes/arithmetic.yaml"),
+    (["--config", "/nonexistent.yaml"], "no recipe /nonexistent.yaml; recipes: training/recipes/arithmetic-after-warm-start.yaml"),
 ])
 def test_bad_recipes_say_what_to_change(argv, message):
     with pytest.raises(RecipeError, match=message.replace("(", r"\(")):

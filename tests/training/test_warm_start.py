@@ -75,8 +75,9 @@ def test_curriculum_phases_hand_on_their_adapters():
     assert dry.returncode == 0, dry.stderr
     steps = [line for line in dry.stdout.splitlines() if "make" in line and ("warm-start" in line or "train-stage"
                                                                                in line or " eval " in line)]
-    expected_outputs = {"warm-start": "runs/warm-start", "warm-start-long": "runs/warm-start-long",
-                        "warm-start-500": "runs/warm-start-500", "warm-start-500b": "runs/warm-start-500b"}
+    phases = ["warm-start", "warm-start-long", "warm-start-500", "warm-start-500b", "warm-start-500c",
+              "warm-start-500d", "warm-start-500e"]
+    seen = []
     previous = None
     for step in steps:
         if "train-stage" in step:
@@ -88,6 +89,45 @@ def test_curriculum_phases_hand_on_their_adapters():
             recipe = step.split("RECIPE=")[1].split()[0]
             args, sft, _ = parse_warm_start_arguments(["--config", str(RECIPES_DIR / f"{recipe}.yaml")])
             assert args.init_adapter == (f"{previous}/final" if previous else None)
-            assert sft.output_dir == expected_outputs[recipe]
+            assert sft.output_dir == f"runs/{recipe}" and args.task == "interleave"
             previous = sft.output_dir
-    assert previous == "runs/warm-start-500b" and len(steps) == 6
+            seen.append(recipe)
+    assert seen == phases and previous == "runs/warm-start-500e" and len(steps) == len(phases) + 2
+
+
+def test_arithmetic_control_trains_grpo_from_its_supervised_adapter():
+    """make arithmetic-control: the supervised arithmetic phase, GRPO from its adapter, the eval of GRPO's adapter."""
+    from training.arguments import RECIPES_DIR, parse_run_arguments
+    from training.warm_start import parse_warm_start_arguments
+
+    dry = subprocess.run(["make", "-n", "--no-print-directory", "arithmetic-control"], cwd=REPO_ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert dry.returncode == 0, dry.stderr
+    args, sft, _ = parse_warm_start_arguments(["--config", str(RECIPES_DIR / "warm-start-arithmetic.yaml")])
+    assert args.task == "arithmetic" and args.init_adapter is None
+    run, grpo, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "arithmetic-after-warm-start.yaml")])
+    assert run.task == "arithmetic" and run.init_adapter == f"{sft.output_dir}/final"
+    assert "RECIPE=warm-start-arithmetic" in dry.stdout and "arithmetic-after-warm-start.yaml" in dry.stdout
+    assert f"--adapter {grpo.output_dir}/final --stages \"\"" in dry.stdout
+
+
+def test_arithmetic_rows_are_train_products_and_never_a_held_out_pair():
+    from dataset_builders.arithmetic.problems import ArithmeticProblems
+    from training.warm_start import arithmetic_warm_start_dataset
+
+    rows = arithmetic_warm_start_dataset("3x2", size=2000)
+    held_out = ArithmeticProblems(3, 2).held_out_pairs()
+    for row in rows:
+        a, b = map(int, row["prompt"][-1]["content"].split("What is ")[1].split("?")[0].split(" * "))
+        assert row["completion"] == [{"role": "assistant", "content": str(a * b)}]
+        assert (a, b) not in held_out and 100 <= a <= 999 and 10 <= b <= 99
+    with pytest.raises(RecipeError, match="arithmetic_config"):
+        arithmetic_warm_start_dataset("three by two", size=1)
+
+
+def test_make_warm_start_trains_an_arithmetic_adapter(tiny_model_dir, tmp_path):
+    proc = _make_warm_start(f"--task arithmetic --max_steps 2 --output_dir {tmp_path}/run --results_dir {tmp_path}/res")
+    assert "3x2 multiplication problems" in proc.stdout and "make train-arithmetic INIT_ADAPTER=" in proc.stdout
+    summary = json.loads((tmp_path / "res" / "summary.json").read_text())
+    assert summary["task"] == "warm-start-arithmetic" and summary["arithmetic_config"] == "3x2"
+    assert summary["global_step"] == 2 and (tmp_path / "run" / "final" / "adapter_model.safetensors").is_file()
