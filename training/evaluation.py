@@ -93,6 +93,14 @@ def generate(sampler, tokenizer, prompts, max_new_tokens: int, batch_size: int, 
     return texts
 
 
+def interleave_budget(tokenizer, targets: list[str], derived: int, slack: int = 16) -> int:
+    """Tokens to let a greedy completion run: the stage's budget (``derived``, from tokens per word), or more when
+    a target itself is longer, so that no problem's exact answer is cut off (1 of 256 test problems at stages 4
+    and 5 needs more than 1.3x the mean tokens per word)."""
+    longest = max(len(tokenizer(t, add_special_tokens=False)["input_ids"]) for t in targets)
+    return max(derived, longest + slack)
+
+
 def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label: str, batch_size: int,
                    log=print, dtype=None, samples: list[dict] | None = None,
                    samples_per_task: int = 0, problems_out: list[dict] | None = None,
@@ -124,7 +132,8 @@ def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label
                 from dataset_builders.corpus import load_corpus
 
                 per_word = tokens_per_word(tokenizer, load_corpus(), "train")
-            budget = max_completion_length(problems[0]["n_words"], per_word)
+            budget = interleave_budget(tokenizer, problems["target"], max_completion_length(problems[0]["n_words"],
+                                                                                             per_word))
         start = time.perf_counter()
         ended: list[bool] = []
         with tqdm(total=len(problems), desc=f"{label} {task}", unit="problem", leave=False) as progress:

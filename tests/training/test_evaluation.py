@@ -71,6 +71,20 @@ def test_make_eval_scores_base_and_adapter(tiny_model_dir, tmp_path):
     assert all("completion" not in r for r in records)  # texts only with --completions
 
 
+def test_eval_budget_leaves_room_for_the_longest_target():
+    from training.completion_length import max_completion_length
+    from training.evaluation import interleave_budget
+    from training.models import load_tokenizer
+
+    tokenizer = load_tokenizer("smollm2-135m-instruct")  # the embedded model's tokenizer (make test converts it)
+    stage_5 = curriculum_dataset("test", stage=5, size=256)
+    derived = max_completion_length(200, 1.2255)
+    budget = interleave_budget(tokenizer, stage_5["target"], derived)
+    longest = max(len(tokenizer(t, add_special_tokens=False)["input_ids"]) for t in stage_5["target"])
+    assert longest > derived and budget == longest + 16  # the measured case: one target needs more than 1.3x
+    assert interleave_budget(tokenizer, ["a1 b1"], derived) == derived
+
+
 def test_problem_records_name_the_first_difference_and_unfinished_completions():
     records = problem_records("trained", "stage-1", ["a1 b1 a2 b2", "a1 b1 a9 b2", "a1 b1"],
                               ["a1 b1 a2 b2"] * 3, [True, True, False], with_completions=True)
