@@ -46,22 +46,13 @@ def parse_stages(spec: str) -> list[int]:
     return sorted(set(stages))
 
 
-def score_interleaves(completions: list[str], targets: list[str]) -> TaskScores:
-    """Mean NW score and exact-match rate (whitespace-separated words equal) of completions vs targets."""
-    from metrics.needleman_wunsch.nw_alignment import nw_scores
-
-    scores = nw_scores(completions, targets)
-    exact = [c.split() == t.split() for c, t in zip(completions, targets, strict=True)]
-    return TaskScores(nw_score=statistics.mean(scores), exact_match=statistics.mean(exact))
-
-
-def score_arithmetic(completions: list[str], answers: list[int]) -> TaskScores:
-    """Exact-match rate and mean partial credit of arithmetic completions."""
-    from dataset_builders.arithmetic.scoring import score_completion
-
-    scored = [score_completion(c, a) for c, a in zip(completions, answers, strict=True)]
-    return TaskScores(nw_score=None, exact_match=statistics.mean(s.exact for s in scored),
-                      partial_credit=statistics.mean(s.partial for s in scored))
+def task_scores(task: str, records: list[dict]) -> TaskScores:
+    """One task's means over its ``problem_records``: NW score (partial credit for arithmetic) and exact match."""
+    score = statistics.mean(r["score"] for r in records)
+    exact = statistics.mean(r["exact"] for r in records)
+    if task == ARITHMETIC:
+        return TaskScores(nw_score=None, exact_match=exact, partial_credit=score)
+    return TaskScores(nw_score=score, exact_match=exact)
 
 
 def _problems(task: str, split: str, n: int):
@@ -140,12 +131,10 @@ def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label
             completions = generate(sampler, tokenizer, problems["prompt"], budget, batch_size, end_tokens, progress,
                                    ended)
         references = [str(a) for a in problems["answer"]] if task == ARITHMETIC else problems["target"]
-        if task == ARITHMETIC:
-            result = score_arithmetic(completions, problems["answer"])
-        else:
-            result = score_interleaves(completions, references)
+        records = problem_records(label, task, completions, references, ended, with_completions)
+        result = task_scores(task, records)
         if problems_out is not None:
-            problems_out += problem_records(label, task, completions, references, ended, with_completions)
+            problems_out += records
         words = None if task == ARITHMETIC else problems[0]["n_words"]
         if samples is not None:
             reference = "answer" if task == ARITHMETIC else "target"
@@ -186,7 +175,7 @@ def problem_records(label: str, task: str, completions: list[str], references: l
     for index, (completion, reference, score, is_exact, stopped) in enumerate(
             zip(completions, references, scores, exact, ended, strict=True)):
         got, want = completion.split(), reference.split()
-        record = {"label": label, "task": task, "index": index, "score": round(float(score), 6),
+        record = {"label": label, "task": task, "index": index, "score": float(score),
                   "exact": bool(is_exact), "ended": stopped, "completion_words": len(got), "reference_words": len(want),
                   "first_difference": first_difference(got, want)}
         if with_completions:

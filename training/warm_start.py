@@ -150,7 +150,8 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     losses = [r["loss"] for r in records if "loss" in r]
     summary = {"run": run_name, "task": "warm-start" if args.task == "interleave" else "warm-start-arithmetic",
                "words": args.words if args.task == "interleave" else None,
-               "arithmetic_config": args.arithmetic_config if args.task == "arithmetic" else None, "model": model_args.model_name_or_path,
+               "arithmetic_config": args.arithmetic_config if args.task == "arithmetic" else None,
+               "model": model_args.model_name_or_path,
                "init_adapter": str(init_adapter) if init_adapter else None,
                "train_sampling_strategy": sft_args.train_sampling_strategy,
                "nonfinite_gradient_steps_skipped": nonfinite.skipped_steps,

@@ -8,19 +8,23 @@ import pytest
 from model_cards.eval_results import EvalResults
 from tests.conftest import REPO_ROOT
 from dataset_builders.interleave_curriculum import curriculum_dataset
-from training.evaluation import parse_stages, problem_records, score_arithmetic, score_interleaves
+from training.evaluation import parse_stages, problem_records, task_scores
+
+
+def _scores(task, completions, references):
+    return task_scores(task, problem_records("trained", task, completions, references, [True] * len(completions)))
 
 
 def test_interleave_scores_reward_the_exact_interleave_only():
     target = "a1 b1 a2 b2"
-    perfect = score_interleaves([target, target], [target, target])
+    perfect = _scores("stage-1", [target, target], [target, target])
     assert perfect.nw_score == 1.0 and perfect.exact_match == 1.0
-    copy_one = score_interleaves(["a1 a2", target], [target, target])
+    copy_one = _scores("stage-1", ["a1 a2", target], [target, target])
     assert copy_one.exact_match == 0.5 and copy_one.nw_score < 1.0
 
 
 def test_arithmetic_scores():
-    scores = score_arithmetic(["11008", "11009", "no idea"], [11008, 11008, 11008])
+    scores = _scores("arithmetic", ["11008", "11009", "no idea"], ["11008", "11008", "11008"])
     assert scores.nw_score is None and scores.exact_match == pytest.approx(1 / 3)
     assert 1 / 3 < scores.partial_credit < 2 / 3  # the near miss earns part, the non-answer nothing
 
