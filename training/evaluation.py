@@ -137,9 +137,8 @@ def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label
             problems_out += records
         words = None if task == ARITHMETIC else problems[0]["n_words"]
         if samples is not None:
-            reference = "answer" if task == ARITHMETIC else "target"
             samples += [{"label": label, "task": task, "prompt": problems[i]["prompt"][-1]["content"],
-                         "reference": str(problems[i][reference]), "completion": completions[i]}
+                         "reference": references[i], "completion": completions[i], "score": records[i]["score"]}
                         for i in range(min(samples_per_task, len(problems)))]
         row = EvalRow(task=task, words=words, split=split, n=len(problems), nw_score=result.nw_score,
                       exact_match=result.exact_match, label=label, partial_credit=result.partial_credit)
@@ -167,16 +166,16 @@ def problem_records(label: str, task: str, completions: list[str], references: l
         from dataset_builders.arithmetic.scoring import score_completion
 
         scored = [score_completion(c, int(r)) for c, r in zip(completions, references, strict=True)]
-        scores, exact = [s.partial for s in scored], [s.exact for s in scored]
+        scores, arithmetic_exact = [s.partial for s in scored], [s.exact for s in scored]
     else:
-        scores = nw_scores(completions, references)
-        exact = [c.split() == r.split() for c, r in zip(completions, references, strict=True)]
+        scores, arithmetic_exact = nw_scores(completions, references), None
     records = []
-    for index, (completion, reference, score, is_exact, stopped) in enumerate(
-            zip(completions, references, scores, exact, ended, strict=True)):
+    for index, (completion, reference, score, stopped) in enumerate(
+            zip(completions, references, scores, ended, strict=True)):
         got, want = completion.split(), reference.split()
+        exact = arithmetic_exact[index] if arithmetic_exact is not None else got == want
         record = {"label": label, "task": task, "index": index, "score": float(score),
-                  "exact": bool(is_exact), "ended": stopped, "completion_words": len(got), "reference_words": len(want),
+                  "exact": bool(exact), "ended": stopped, "completion_words": len(got), "reference_words": len(want),
                   "first_difference": first_difference(got, want)}
         if with_completions:
             record["completion"] = completion
@@ -204,13 +203,11 @@ def render_markdown(results: EvalResults) -> str:
 
 
 def render_samples(samples: list[dict]) -> str:
-    """Markdown: per task and label, the prompt, the reference and the greedy completion, with its score."""
-    from metrics.needleman_wunsch.nw_alignment import nw_scores
-
+    """Markdown: per task and label, the prompt, the reference and the greedy completion, with its NW score (the
+    ``score`` of its problem record)."""
     lines = ["# Greedy samples", ""]
     for sample in samples:
-        is_interleave = sample["task"] != ARITHMETIC
-        score = f", NW {nw_scores([sample['completion']], [sample['reference']])[0]:.3f}" if is_interleave else ""
+        score = f", NW {sample['score']:.3f}" if sample["task"] != ARITHMETIC else ""
         lines += [f"## {sample['task']}, {sample['label']}{score}", "", "Prompt:", "", "```", sample["prompt"], "```",
                   "", "Reference:", "", "```", sample["reference"], "```", "", "Completion:", "", "```",
                   sample["completion"], "```", ""]
