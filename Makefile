@@ -65,7 +65,7 @@ train-arithmetic: $(STAMP)  ## train the arithmetic positive control (same optio
 	@$(TRAIN_LAUNCH) -m training.train --config training/recipes/arithmetic.yaml $(TRAIN_FLAGS)
 
 RECIPE ?= warm-start
-warm-start: $(STAMP)  ## supervised phase of the adapter on generated interleaves ([RECIPE=warm-start-long|warm-start-500|warm-start-500b])
+warm-start: $(STAMP)  ## supervised phase of the adapter ([RECIPE=NAME]: training/recipes/NAME.yaml, e.g. warm-start-long, warm-start-500e, warm-start-arithmetic)
 	@$(TRAIN_LAUNCH) -m training.warm_start --config training/recipes/$(RECIPE).yaml $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) $(TRAIN_ARGS)
 
 curriculum: $(STAMP)  ## the measured curriculum (results/curriculum): 7 supervised phases + GRPO stage 3, then make eval
