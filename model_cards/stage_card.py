@@ -94,7 +94,7 @@ def render_stage_card(summary: dict, *, repo_id: str, base_model: str, datasets_
                       trl_version: str = "", tokenizer_in_repo: bool = True) -> ModelCard:
     """The README.md of a stage checkpoint repo (YAML header with ``model-index`` when evaluated)."""
     from dataset_builders.interleave_curriculum import STAGE_WORDS
-    from training.rewards import INTERLEAVE_REWARDS
+    from dataset_builders.interleave_curriculum.rewards import INTERLEAVE_REWARDS
 
     stage = stage_of(summary)
     words = STAGE_WORDS[stage]

@@ -139,7 +139,7 @@ def run_generation_bench(model, tokenizer, stages, batches, methods, num_generat
     """One result per (stage, batch, method); a method that fails is recorded with its error."""
     from dataset_builders.corpus import load_corpus
     from dataset_builders.interleave_curriculum import stage_words
-    from training.completion_length import max_completion_length, tokens_per_word
+    from dataset_builders.completion_budget import max_completion_length, tokens_per_word
 
     per_word = tokens_per_word(tokenizer, load_corpus(), "train")
     results = []

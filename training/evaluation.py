@@ -106,7 +106,7 @@ def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label
     """
     from tqdm.auto import tqdm
 
-    from training.completion_length import max_completion_length, tokens_per_word
+    from dataset_builders.completion_budget import max_completion_length, tokens_per_word
     from training.graph_sampler import GraphSampler, merged_copy
     from training.models import end_token_ids
 

@@ -16,7 +16,7 @@ import datasets
 from dataset_builders.arithmetic import ARITHMETIC_REWARDS, arithmetic_stream
 from dataset_builders.interleave_curriculum import curriculum_stream, stage_words
 from training.arguments import RecipeError
-from training.rewards import INTERLEAVE_REWARD_WEIGHTS, INTERLEAVE_REWARDS
+from dataset_builders.interleave_curriculum.rewards import INTERLEAVE_REWARD_WEIGHTS, INTERLEAVE_REWARDS
 
 RESAMPLE_START = 5_000_000  # first index of the resampling range (a run draws problems 0, 1, 2, ... in order)
 ARITHMETIC_REWARD_WEIGHTS = (1.0, 0.5, 0.25)  # exact, partial credit, digits-only format

@@ -186,7 +186,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     from training.checkpoints import CheckpointRetention
     from training.collapse_guard import CollapseGuard
     from training.nonfinite_guard import SkipNonFiniteGradients
-    from training.completion_length import max_completion_length, tokens_per_word
+    from dataset_builders.completion_budget import max_completion_length, tokens_per_word
     from training.grpo_trainer import ObservedGRPOTrainer
     from training.rollout_observers import CompletionLogObserver, SampleOutputs
     from training.run_metrics import MetricsFile

@@ -76,7 +76,7 @@ def test_make_eval_scores_base_and_adapter(tiny_model_dir, tmp_path):
 
 
 def test_eval_budget_leaves_room_for_the_longest_target():
-    from training.completion_length import max_completion_length
+    from dataset_builders.completion_budget import max_completion_length
     from training.evaluation import interleave_budget
     from training.models import load_tokenizer
 

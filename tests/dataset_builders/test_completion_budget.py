@@ -2,7 +2,7 @@ import pytest
 
 from dataset_builders.interleave_curriculum.problems import InterleaveProblems
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
-from training.completion_length import max_completion_length, tokens_per_word
+from dataset_builders.completion_budget import max_completion_length, tokens_per_word
 from training.models import load_tokenizer
 
 
