@@ -1,14 +1,24 @@
-"""Completion budget of a stage: tokens per word measured on the model's tokenizer over corpus text."""
+"""The one completion budget: how many tokens a completion may run, for training, evaluation, cards and the Space.
+
+``completion_budget`` is plain arithmetic with no project import at run time, so the demo Space vendors this file.
+``tokens_per_word`` measures a tokenizer on corpus text; an interleave task calls it for its expected length.
+"""
 
 from __future__ import annotations
 
 import math
 
-from dataset_builders.corpus import Corpus
+MARGIN = 1.3  # room above the expected length: prose varies in tokens per word (1 in 256 targets needed more)
+SLACK = 16  # tokens for the end token and a little overshoot
 
 
-def tokens_per_word(tokenizer, corpus: Corpus, split: str = "train", sample_words: int = 50_000) -> float:
-    """Mean tokens per whitespace word over ~``sample_words`` words spread evenly over a split's passages.
+def completion_budget(expected_tokens: float, longest_reference_tokens: int = 0) -> int:
+    """Tokens to let a completion run: the expected length x 1.3, at least the longest known reference, + 16."""
+    return max(math.ceil(expected_tokens * MARGIN), longest_reference_tokens) + SLACK
+
+
+def tokens_per_word(tokenizer, corpus, split: str = "train", sample_words: int = 50_000) -> float:
+    """Mean tokens per whitespace word over ~``sample_words`` words spread evenly over a ``Corpus`` split's passages.
 
     Words are tokenized as they appear in an interleave: joined by single spaces, without special tokens.
     """
@@ -24,8 +34,3 @@ def tokens_per_word(tokenizer, corpus: Corpus, split: str = "train", sample_word
         for i in range(0, len(words), chunk)
     )
     return tokens / len(words)
-
-
-def max_completion_length(n_words: int, per_word: float, margin: float = 1.3, slack: int = 16) -> int:
-    """Tokens for an interleave of two ``n_words`` fragments: 2 * n_words * per_word * margin + slack (end token)."""
-    return math.ceil(2 * n_words * per_word * margin) + slack

@@ -7,8 +7,9 @@ One definition for both sides::
      "rows": [{"task": "stage-1", "words": 10, "split": "test", "n": 256, "nw_score": 0.83,
                "exact_match": 0.69, "label": "trained"}, ...]}
 
-``task`` is ``stage-1`` ... ``stage-6`` or ``arithmetic``; ``label`` is ``baseline`` or ``trained``.
-Arithmetic rows have ``nw_score: null`` and a ``partial_credit`` (``dataset_builders.arithmetic.scoring``).
+``task`` is a task name of ``dataset_builders.tasks`` (``stage-1`` ... ``stage-6``, ``arithmetic``); ``label`` is
+``baseline`` or ``trained``. Each row holds its task's main score (``Task.score_name``): curriculum rows an
+``nw_score``, arithmetic rows ``nw_score: null`` and a ``partial_credit``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-TASKS = tuple(f"stage-{n}" for n in range(1, 7)) + ("arithmetic",)
+from dataset_builders import tasks
+
 LABELS = ("baseline", "trained")
 SPLITS = ("train", "validation", "test")
 EVAL_FILE = "eval.json"
@@ -48,8 +50,11 @@ class EvalRow:
 
     def __post_init__(self):
         problems = []
-        if self.task not in TASKS:
-            problems.append(f"task {self.task!r} is not one of {', '.join(TASKS)}")
+        try:
+            task = tasks.get(self.task)
+        except tasks.UnknownTask as exc:
+            problems.append(str(exc))
+            task = None
         if self.label not in LABELS:
             problems.append(f"label {self.label!r} is not one of {', '.join(LABELS)}")
         if self.words is not None and (not isinstance(self.words, int) or isinstance(self.words, bool) or self.words < 0):
@@ -58,8 +63,8 @@ class EvalRow:
             problems.append(f"split {self.split!r} is not one of {', '.join(SPLITS)}")
         if not isinstance(self.n, int) or isinstance(self.n, bool) or self.n < 1:
             problems.append(f"n must be a positive integer, got {self.n!r}")
-        if self.nw_score is None and self.task != "arithmetic":
-            problems.append(f"nw_score is needed for {self.task}")
+        if task is not None and task.score_required and getattr(self, task.score_name) is None:
+            problems.append(f"{task.score_name} is needed for {self.task}")
         for name in ("nw_score", "exact_match", "partial_credit"):
             value = getattr(self, name)
             if value is None and name != "exact_match":
@@ -121,7 +126,7 @@ class EvalResults:
 
     def rows_for(self, label: str, split: str = "test") -> list[EvalRow]:
         """The rows of one label and split, in task order."""
-        return sorted((r for r in self.rows if r.label == label and r.split == split), key=lambda r: TASKS.index(r.task))
+        return sorted((r for r in self.rows if r.label == label and r.split == split), key=lambda r: tasks.sort_key(r.task))
 
 
 def _adapter_is(adapter: str | None, run: str, final_adapter: str | None) -> bool:

@@ -10,6 +10,9 @@ from pathlib import Path
 
 from huggingface_hub import EvalResult, ModelCard, ModelCardData
 
+from dataset_builders import tasks
+from dataset_builders.arithmetic.task import DATASET_FOLDER as ARITHMETIC_FOLDER
+from dataset_builders.interleave_curriculum.task import DATASET_FOLDER as CURRICULUM_FOLDER
 from model_cards.eval_results import EvalResults
 
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "stage_checkpoint.md"
@@ -17,30 +20,33 @@ TAGS = ["trl", "grpo", "interleaving", "lora", "peft", "text-generation"]
 METRIC_NAMES = {"nw_score": "NW score", "exact_match": "Exact match", "partial_credit": "Partial credit"}
 
 
-def stage_of(summary: dict) -> int:
-    """The curriculum stage a run trained (from its recipe)."""
-    stage = (summary.get("recipe") or {}).get("stage")
-    task = summary.get("task", "")
-    if stage is None and task.startswith("stage-"):
-        stage = int(task.removeprefix("stage-"))
-    if not isinstance(stage, int):
-        raise ValueError(f"summary of run {summary.get('run')!r} is not a curriculum stage run (task {task!r})")
-    return stage
+def stage_task(summary: dict):
+    """The curriculum stage task a run trained (its summary's ``task``)."""
+    name = summary.get("task", "")
+    try:
+        task = tasks.get(name)
+    except tasks.UnknownTask:
+        task = None
+    if task is None or task.curriculum_stage is None:
+        raise ValueError(f"summary of run {summary.get('run')!r} is not a curriculum stage run (task {name!r})")
+    return task
 
 
-def eval_results_metadata(results: EvalResults, datasets_repo: str, arithmetic_repo: str) -> list[EvalResult]:
-    """``model-index`` entries: NW score and exact match of the trained adapter on each test split evaluated."""
+def eval_results_metadata(results: EvalResults, dataset_repos: dict[str, str]) -> list[EvalResult]:
+    """``model-index`` entries: each score of the trained adapter on each test split evaluated.
+
+    ``dataset_repos``: the repo id of each published dataset (``Task.dataset_folder``).
+    """
     entries = []
     for row in results.rows_for("trained", "test"):
-        curriculum = row.task != "arithmetic"
+        task = tasks.get(row.task)
         for key, name in METRIC_NAMES.items():
             if getattr(row, key) is None:
                 continue
             entries.append(EvalResult(
-                task_type="text-generation", task_name="Interleaving two texts" if curriculum else "Multiplication",
-                dataset_type=datasets_repo if curriculum else arithmetic_repo,
-                dataset_name=f"Interleave curriculum {row.task}" if curriculum else "Arithmetic control",
-                dataset_config=row.task if curriculum else None, dataset_split=row.split,
+                task_type="text-generation", task_name=task.description,
+                dataset_type=dataset_repos[task.dataset_folder], dataset_name=task.dataset_title,
+                dataset_config=task.dataset_config, dataset_split=row.split,
                 metric_type={"nw_score": "needleman_wunsch"}.get(key, key), metric_name=name,
                 metric_value=round(getattr(row, key), 4),
             ))
@@ -93,11 +99,8 @@ def render_stage_card(summary: dict, *, repo_id: str, base_model: str, datasets_
                       eval_source: str | None = None, plots: list[str] = (), base_model_note: str | None = None,
                       trl_version: str = "", tokenizer_in_repo: bool = True) -> ModelCard:
     """The README.md of a stage checkpoint repo (YAML header with ``model-index`` when evaluated)."""
-    from dataset_builders.interleave_curriculum import STAGE_WORDS
-    from dataset_builders.interleave_curriculum.rewards import INTERLEAVE_REWARDS
-
-    stage = stage_of(summary)
-    words = STAGE_WORDS[stage]
+    task = stage_task(summary)
+    stage, words = task.curriculum_stage, task.words
     repo_name = repo_id.split("/")[-1]
     trained = eval_results.rows_for("trained", "test") if eval_results else []
     baseline = {}
@@ -110,7 +113,8 @@ def render_stage_card(summary: dict, *, repo_id: str, base_model: str, datasets_
         base_model=base_model, library_name="peft", license=license, language="en",
         datasets=[datasets_repo], metrics=[metric_repo, "exact_match"], pipeline_tag="text-generation",
         tags=list(TAGS), model_name=repo_name,
-        eval_results=eval_results_metadata(eval_results, datasets_repo, arithmetic_repo) if trained else None,
+        eval_results=eval_results_metadata(eval_results, {CURRICULUM_FOLDER: datasets_repo,
+                                                          ARITHMETIC_FOLDER: arithmetic_repo}) if trained else None,
     )
     init = summary.get("init_adapter")
     start = (f"stage {stage - 1}'s final adapter (`{Path(init).parent.name}/final`)" if init and stage > 1
@@ -122,10 +126,10 @@ def render_stage_card(summary: dict, *, repo_id: str, base_model: str, datasets_
         datasets_repo=datasets_repo, metric_repo=metric_repo, summary=summary,
         grpo=summary.get("grpo") or {}, lora=summary.get("lora") or {}, start=start,
         training_time=_training_time(summary), rewards=_rewards(summary), trl_version=trl_version,
-        max_new_tokens=(summary.get("grpo") or {}).get("max_completion_length") or 2 * words * 3,
+        max_new_tokens=summary.get("completion_budget") or (summary.get("grpo") or {}).get("max_completion_length"),
         trained_rows=trained, baseline=baseline, eval=eval_results, eval_source=eval_source, score=_score,
         reward_plot=reward_plot, tokenizer_in_repo=tokenizer_in_repo,
         reward_funcs=", ".join((summary.get("recipe") or {}).get("reward_funcs")
-                               or [f.__name__ for f in INTERLEAVE_REWARDS]), other_plots=[p for p in plots if p != reward_plot],
+                               or [f.__name__ for f in task.reward_funcs]), other_plots=[p for p in plots if p != reward_plot],
         limitations=_limitations(summary, stage, words, bool(trained), base_model_note),
     )

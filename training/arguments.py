@@ -15,13 +15,12 @@ from pathlib import Path
 
 import yaml
 
-from dataset_builders.interleave_curriculum import STAGE_WORDS
+from dataset_builders import tasks
 
 logger = logging.getLogger(__name__)
 
 RECIPES_DIR = Path(__file__).resolve().parent / "recipes"
 MODEL_PRESETS_DIR = RECIPES_DIR / "models"
-TASKS = ("interleave", "arithmetic")
 
 
 class RecipeError(ValueError):
@@ -32,9 +31,8 @@ class RecipeError(ValueError):
 class RunArguments:
     """What a run trains on and the project's policies around TRL's GRPO step (checkpoints, logs, collapse)."""
 
-    task: str = field(default="interleave", metadata={"help": "interleave (a curriculum stage) or arithmetic (the positive control)"})
-    stage: int | None = field(default=None, metadata={"help": "curriculum stage 1-6 (interleave task)"})
-    arithmetic_config: str = field(default="3x2", metadata={"help": "arithmetic digits config, e.g. 3x2"})
+    task: str | None = field(default=None, metadata={
+        "help": "what to train on: stage-1 ... stage-6 (curriculum), words-N, arithmetic or arithmetic-AxB"})
     model_preset: str | None = field(default=None, metadata={"help": "a file name under training/recipes/models/ (without .yaml)"})
     init_adapter: str | None = field(default=None, metadata={
         "help": "LoRA adapter to start from: a folder, 'base' for a fresh adapter, or unset: the previous stage's final adapter"})
@@ -66,10 +64,12 @@ class RunArguments:
         "help": "stop (saving a checkpoint) after this many minutes of training; RESUME=1 continues"})
 
     def __post_init__(self):
-        if self.task not in TASKS:
-            raise RecipeError(f"task must be one of {TASKS}, got {self.task!r}")
-        if self.task == "interleave" and self.stage not in STAGE_WORDS:
-            raise RecipeError(f"the interleave task needs stage 1-6 (--stage N), got {self.stage!r}")
+        if self.task is None:
+            raise RecipeError(f"name a task (--task NAME, or task: in the recipe): {', '.join(tasks.names())}, ...")
+        try:
+            tasks.get(self.task)
+        except tasks.UnknownTask as exc:
+            raise RecipeError(str(exc)) from None
 
 
 def read_yaml(path: Path) -> dict:

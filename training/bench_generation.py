@@ -137,14 +137,11 @@ def policy_for_bench(model_name: str):
 def run_generation_bench(model, tokenizer, stages, batches, methods, num_generations: int = 8,
                          repeats: int = 2, log=print) -> list[dict]:
     """One result per (stage, batch, method); a method that fails is recorded with its error."""
-    from dataset_builders.corpus import load_corpus
-    from dataset_builders.interleave_curriculum import stage_words
-    from dataset_builders.completion_budget import max_completion_length, tokens_per_word
+    from dataset_builders import tasks
 
-    per_word = tokens_per_word(tokenizer, load_corpus(), "train")
     results = []
     for stage in stages:
-        max_new = max_completion_length(stage_words(stage), per_word)
+        max_new = tasks.get(f"stage-{stage}").completion_budget(tokenizer)
         for batch in batches:
             prompts = _prompts(tokenizer, stage, batch // num_generations, num_generations)
             for method in methods:

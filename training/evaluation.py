@@ -1,8 +1,7 @@
 """``make eval``: greedy scores of a model, and of the model with a trained adapter, on held-out problems.
 
-Curriculum stages are scored with the project's metric (normalized Needleman-Wunsch of the completion
-against the target interleave) and exact match (same words in the same order); arithmetic with exact
-match and partial credit (``dataset_builders.arithmetic.scoring``). Completions come from the fast
+Each task scores its completions itself (``Task.score``: curriculum stages with the normalized Needleman-Wunsch
+metric and exact match, arithmetic with partial credit and exact match). Completions come from the fast
 sampler (``training.graph_sampler``, greedy) on a merged copy of the model. Writes ``eval.json`` (the
 schema of ``model_cards.eval_results``), ``eval.md``, ``eval.png`` and ``problems.jsonl`` (one line per
 problem: score, exact match, whether it stopped on an end token, the first word that differs) to ``--out``.
@@ -15,22 +14,11 @@ import json
 import statistics
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
+from dataset_builders import tasks
 from dataset_builders.prompts import completion_text
 from model_cards.eval_results import EvalResults, EvalRow
-
-ARITHMETIC = "arithmetic"
-
-
-@dataclass(frozen=True)
-class TaskScores:
-    """Mean scores of one task: ``nw_score`` (None for arithmetic), exact match, partial credit (arithmetic)."""
-
-    nw_score: float | None
-    exact_match: float
-    partial_credit: float | None = None
 
 
 def parse_stages(spec: str) -> list[int]:
@@ -46,23 +34,12 @@ def parse_stages(spec: str) -> list[int]:
     return sorted(set(stages))
 
 
-def task_scores(task: str, records: list[dict]) -> TaskScores:
-    """One task's means over its ``problem_records``: NW score (partial credit for arithmetic) and exact match."""
+def eval_row(task, records: list[dict], label: str, split: str) -> EvalRow:
+    """One task's means over its ``problem_records``: its main score (``task.score_name``) and exact match."""
     score = statistics.mean(r["score"] for r in records)
     exact = statistics.mean(r["exact"] for r in records)
-    if task == ARITHMETIC:
-        return TaskScores(nw_score=None, exact_match=exact, partial_credit=score)
-    return TaskScores(nw_score=score, exact_match=exact)
-
-
-def _problems(task: str, split: str, n: int):
-    if task == ARITHMETIC:
-        from dataset_builders.arithmetic.streaming import arithmetic_dataset
-
-        return arithmetic_dataset(split, size=n)
-    from dataset_builders.interleave_curriculum import curriculum_dataset
-
-    return curriculum_dataset(split, stage=int(task.removeprefix("stage-")), size=n)
+    return EvalRow(task=task.name, words=task.words, split=split, n=len(records), exact_match=exact, label=label,
+                   **{"nw_score": None, task.score_name: score})
 
 
 def generate(sampler, tokenizer, prompts, max_new_tokens: int, batch_size: int, end_tokens: list[int],
@@ -84,19 +61,11 @@ def generate(sampler, tokenizer, prompts, max_new_tokens: int, batch_size: int, 
     return texts
 
 
-def interleave_budget(tokenizer, targets: list[str], derived: int, slack: int = 16) -> int:
-    """Tokens to let a greedy completion run: the stage's budget (``derived``, from tokens per word), or more when
-    a target itself is longer, so that no problem's exact answer is cut off (1 of 256 test problems at stages 4
-    and 5 needs more than 1.3x the mean tokens per word)."""
-    longest = max(len(tokenizer(t, add_special_tokens=False)["input_ids"]) for t in targets)
-    return max(derived, longest + slack)
-
-
-def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label: str, batch_size: int,
+def evaluate_model(model, tokenizer, task_names: list[str], n: int, split: str, label: str, batch_size: int,
                    log=print, dtype=None, samples: list[dict] | None = None,
                    samples_per_task: int = 0, problems_out: list[dict] | None = None,
                    with_completions: bool = False) -> list[EvalRow]:
-    """Score ``model`` (a causal LM, with or without a peft adapter) greedily on ``n`` problems per task.
+    """Score ``model`` (a causal LM, with or without a peft adapter) greedily on ``n`` problems of each task named.
 
     ``dtype``: decode a copy in this dtype (e.g. bfloat16 for a float32 policy trained under autocast).
     ``samples``: the first ``samples_per_task`` problems of each task are appended to it (prompt, reference,
@@ -106,77 +75,46 @@ def evaluate_model(model, tokenizer, tasks: list[str], n: int, split: str, label
     """
     from tqdm.auto import tqdm
 
-    from dataset_builders.completion_budget import max_completion_length, tokens_per_word
     from training.graph_sampler import GraphSampler, merged_copy
     from training.models import end_token_ids
 
     sampler = GraphSampler(merged_copy(model, dtype=dtype))
     end_tokens = end_token_ids(model, tokenizer)
-    per_word = None
     rows = []
-    for task in tasks:
-        problems = _problems(task, split, n)
-        if task == ARITHMETIC:
-            budget = 16
-        else:
-            if per_word is None:
-                from dataset_builders.corpus import load_corpus
-
-                per_word = tokens_per_word(tokenizer, load_corpus(), "train")
-            budget = interleave_budget(tokenizer, problems["target"], max_completion_length(problems[0]["n_words"],
-                                                                                             per_word))
+    for name in task_names:
+        task = tasks.get(name)
+        problems = task.problems(split, n)
+        # Room for the longest reference too, so that no problem's exact answer is cut off.
+        budget = task.completion_budget(tokenizer, [task.reference(row) for row in problems])
         start = time.perf_counter()
         ended: list[bool] = []
-        with tqdm(total=len(problems), desc=f"{label} {task}", unit="problem", leave=False) as progress:
+        with tqdm(total=len(problems), desc=f"{label} {name}", unit="problem", leave=False) as progress:
             completions = generate(sampler, tokenizer, problems["prompt"], budget, batch_size, end_tokens, progress,
                                    ended)
-        references = [str(a) for a in problems["answer"]] if task == ARITHMETIC else problems["target"]
-        records = problem_records(label, task, completions, references, ended, with_completions)
-        result = task_scores(task, records)
+        records = problem_records(label, task, completions, list(problems), ended, with_completions)
         if problems_out is not None:
             problems_out += records
-        words = None if task == ARITHMETIC else problems[0]["n_words"]
         if samples is not None:
-            samples += [{"label": label, "task": task, "prompt": problems[i]["prompt"][-1]["content"],
-                         "reference": references[i], "completion": completions[i], "score": records[i]["score"]}
+            samples += [{"label": label, "task": name, "prompt": problems[i]["prompt"][-1]["content"],
+                         "reference": task.reference(problems[i]), "completion": completions[i],
+                         "score": records[i]["score"], "score_label": task.score_label}
                         for i in range(min(samples_per_task, len(problems)))]
-        row = EvalRow(task=task, words=words, split=split, n=len(problems), nw_score=result.nw_score,
-                      exact_match=result.exact_match, label=label, partial_credit=result.partial_credit)
+        row = eval_row(task, records, label, split)
         rows.append(row)
-        log(f"{label} {task}: {'NW' if row.nw_score is not None else 'partial credit'} {row.score:.3f}, "
+        log(f"{label} {name}: {task.score_label} {row.score:.3f}, "
             f"exact {row.exact_match:.1%} over {row.n} problems ({time.perf_counter() - start:.1f} s)")
     return rows
 
 
-def first_difference(completion: list[str], reference: list[str]) -> int | None:
-    """Index of the first word where ``completion`` and ``reference`` differ (None: the same words)."""
-    for i, (got, want) in enumerate(zip(completion, reference)):
-        if got != want:
-            return i
-    return None if len(completion) == len(reference) else min(len(completion), len(reference))
-
-
-def problem_records(label: str, task: str, completions: list[str], references: list[str], ended: list[bool],
+def problem_records(label: str, task, completions: list[str], rows: list[dict], ended: list[bool],
                     with_completions: bool = False) -> list[dict]:
-    """One record per problem: its score (NW, or arithmetic partial credit), exact match, whether the completion
-    stopped on an end token, its length and the reference's in words, and the first word that differs."""
-    from metrics.needleman_wunsch.nw_alignment import nw_scores
-
-    if task == ARITHMETIC:
-        from dataset_builders.arithmetic.scoring import score_completion
-
-        scored = [score_completion(c, int(r)) for c, r in zip(completions, references, strict=True)]
-        scores, arithmetic_exact = [s.partial for s in scored], [s.exact for s in scored]
-    else:
-        scores, arithmetic_exact = nw_scores(completions, references), None
+    """One record per problem: the task's score record (score, exact match, lengths, first differing word), plus
+    the label, task, index and whether the completion stopped on an end token."""
     records = []
-    for index, (completion, reference, score, stopped) in enumerate(
-            zip(completions, references, scores, ended, strict=True)):
-        got, want = completion.split(), reference.split()
-        exact = arithmetic_exact[index] if arithmetic_exact is not None else got == want
-        record = {"label": label, "task": task, "index": index, "score": float(score),
-                  "exact": bool(exact), "ended": stopped, "completion_words": len(got), "reference_words": len(want),
-                  "first_difference": first_difference(got, want)}
+    for index, (completion, scored, stopped) in enumerate(
+            zip(completions, task.score_batch(completions, rows), ended, strict=True)):
+        record = {"label": label, "task": task.name, "index": index, "score": scored["score"],
+                  "exact": scored["exact"], "ended": stopped, **scored}
         if with_completions:
             record["completion"] = completion
         records.append(record)
@@ -203,12 +141,11 @@ def render_markdown(results: EvalResults) -> str:
 
 
 def render_samples(samples: list[dict]) -> str:
-    """Markdown: per task and label, the prompt, the reference and the greedy completion, with its NW score (the
-    ``score`` of its problem record)."""
+    """Markdown: per task and label, the prompt, the reference and the greedy completion, with its score (the
+    ``score`` of its problem record, named by the task)."""
     lines = ["# Greedy samples", ""]
     for sample in samples:
-        score = f", NW {sample['score']:.3f}" if sample["task"] != ARITHMETIC else ""
-        lines += [f"## {sample['task']}, {sample['label']}{score}", "", "Prompt:", "", "```", sample["prompt"], "```",
+        lines += [f"## {sample['task']}, {sample['label']}, {sample['score_label']} {sample['score']:.3f}", "", "Prompt:", "", "```", sample["prompt"], "```",
                   "", "Reference:", "", "```", sample["reference"], "```", "", "Completion:", "", "```",
                   sample["completion"], "```", ""]
     return "\n".join(lines)
@@ -261,11 +198,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="problems.jsonl also holds each completion's text (stage 6: ~6 kB per problem)")
     args = parser.parse_args(argv)
     try:
-        tasks = [f"stage-{s}" for s in parse_stages(args.stages)] if args.stages.strip() else []
+        names = [f"stage-{s}" for s in parse_stages(args.stages)] if args.stages.strip() else []
     except ValueError as exc:
         parser.error(str(exc))
-    tasks += [ARITHMETIC] if args.arithmetic == "true" else []
-    if not tasks:
+    names += ["arithmetic"] if args.arithmetic == "true" else []
+    if not names:
         parser.error("nothing to evaluate: give --stages or --arithmetic true")
     if args.adapter and not (Path(args.adapter) / "adapter_config.json").is_file():
         print(f"error: {args.adapter} is not a LoRA adapter folder (no adapter_config.json); train one with "
@@ -290,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     rows, samples, problems = [], [], []
     for label, adapter in runs:
         subject = PeftModel.from_pretrained(model, adapter) if adapter else model
-        rows += evaluate_model(subject, tokenizer, tasks, args.n, args.split, label, args.batch_size,
+        rows += evaluate_model(subject, tokenizer, names, args.n, args.split, label, args.batch_size,
                                samples=samples, samples_per_task=args.samples, problems_out=problems,
                                with_completions=args.completions)
         if adapter:

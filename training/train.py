@@ -35,9 +35,9 @@ def report(line: str) -> None:
         print(line, flush=True)
 
 
-def previous_stage_adapter(output_dir: Path, stage: int) -> Path:
-    """Where stage ``stage - 1`` of the same curriculum leaves its final adapter."""
-    return output_dir.parent / f"stage-{stage - 1}" / "final"
+def previous_task_adapter(output_dir: Path, previous: str) -> Path:
+    """Where the run of task ``previous`` in the same runs folder leaves its final adapter."""
+    return output_dir.parent / previous / "final"
 
 
 def adapter_folder(path: str | Path) -> Path:
@@ -48,17 +48,17 @@ def adapter_folder(path: str | Path) -> Path:
     return path
 
 
-def initial_adapter(run_args: RunArguments, output_dir: Path) -> Path | None:
-    """The adapter a run starts from: None for a fresh LoRA adapter."""
+def initial_adapter(run_args: RunArguments, task, output_dir: Path) -> Path | None:
+    """The adapter a run starts from: None for a fresh LoRA adapter (the default when the task has no predecessor)."""
     if run_args.init_adapter not in (None, "", "base"):
         return adapter_folder(run_args.init_adapter)
-    if run_args.init_adapter == "base" or run_args.task != "interleave" or run_args.stage == 1:
+    if run_args.init_adapter == "base" or task.previous is None:
         return None
-    path = previous_stage_adapter(output_dir, run_args.stage)
+    path = previous_task_adapter(output_dir, task.previous)
     if not (path / "adapter_config.json").is_file():
         raise RecipeError(
-            f"stage {run_args.stage} starts from stage {run_args.stage - 1}'s final adapter, {path}, which does not "
-            f"exist. Train stage {run_args.stage - 1} first (make train-stage N={run_args.stage - 1}), or pass "
+            f"{task.name} starts from {task.previous}'s final adapter, {path}, which does not exist. Train "
+            f"{task.previous} first (its recipe: training/recipes/{task.previous}.yaml), or pass "
             f"INIT_ADAPTER=<adapter folder> (--init_adapter), or INIT_ADAPTER=base for a fresh adapter.")
     return path
 
@@ -151,14 +151,12 @@ def prepare_hub_push(grpo_args, task_name: str) -> None:
 
 
 def stage_limits(run_args: RunArguments, task, output_dir: Path) -> list:
-    """The callbacks that end a stage early: promotion at the validation bar, and the time budget."""
+    """The callbacks that end a run early: promotion at the validation bar, and the time budget."""
     from training.promotion import StagePromotion, TimeBudget
 
     limits = []
     if run_args.promotion_bar is not None:
-        if not task.n_words:
-            raise RecipeError("--promotion_bar applies to curriculum stages (it scores the stage's validation split)")
-        limits.append(StagePromotion(f"stage-{run_args.stage}", run_args.promotion_bar, run_args.promotion_every,
+        limits.append(StagePromotion(task.name, run_args.promotion_bar, run_args.promotion_every,
                                      run_args.promotion_problems, output_dir / "promotion.jsonl", report=report))
     if run_args.max_train_minutes is not None:
         limits.append(TimeBudget(run_args.max_train_minutes, report=report))
@@ -186,7 +184,6 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     from training.checkpoints import CheckpointRetention
     from training.collapse_guard import CollapseGuard
     from training.nonfinite_guard import SkipNonFiniteGradients
-    from dataset_builders.completion_budget import max_completion_length, tokens_per_word
     from training.grpo_trainer import ObservedGRPOTrainer
     from training.rollout_observers import CompletionLogObserver, SampleOutputs
     from training.run_metrics import MetricsFile
@@ -198,15 +195,12 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     results_dir = Path(run_args.results_dir or Path("results") / run_name)
     task = task_for(run_args)
     checkpoint, marker = resume_checkpoint(run_args, output_dir)
-    adapter = initial_adapter(run_args, output_dir)
+    adapter = initial_adapter(run_args, task, output_dir)
     prepare_hub_push(grpo_args, task.name)
     model, tokenizer, peft_config = load_policy(model_args, adapter, grpo_args.bf16)
 
-    if run_args.derive_max_completion_length and task.n_words:
-        from dataset_builders.corpus import load_corpus
-
-        per_word = tokens_per_word(tokenizer, load_corpus(), "train")
-        grpo_args.max_completion_length = max_completion_length(task.n_words, per_word)
+    if run_args.derive_max_completion_length:
+        grpo_args.max_completion_length = task.completion_budget(tokenizer)
     grpo_args.shuffle_dataset = False  # problems are already a keyed permutation; order = data position
     grpo_args.ignore_data_skip = True  # a resumed run restarts the problem stream at its data position instead
     grpo_args.save_total_limit = None  # CheckpointRetention decides what to keep

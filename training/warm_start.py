@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -29,10 +28,10 @@ class WarmStartArguments:
 
     model_preset: str | None = field(default=None, metadata={"help": "a preset of training/recipes/models/"})
     task: str = field(default="interleave", metadata={
-        "help": "interleave (target interleaves of --words) or arithmetic (the product, digits only)"})
-    arithmetic_config: str = field(default="3x2", metadata={"help": "arithmetic digits config, e.g. 3x2"})
+        "help": "interleave (target interleaves of --words words per text) or a task name (stage-3, arithmetic-3x2)"})
     words: str = field(default="4-25", metadata={
-        "help": "words per text: counts and ranges, e.g. 4-25 or 4,6,8,10,25,50,100,500 (each count equally often)"})
+        "help": "words per text of the interleave task: counts and ranges, e.g. 4-25 or 4,6,8,10,25,50,100,500 "
+                "(each count equally often)"})
     problems: int | None = field(default=None, metadata={
         "help": "training problems to draw (default max_steps x batch; with packing a row holds several problems)"})
     init_adapter: str | None = field(default=None, metadata={
@@ -54,43 +53,24 @@ def parse_words(spec: str) -> list[int]:
     return sorted(counts)
 
 
-def warm_start_dataset(words: list[int], size: int, seed: int = 0):
-    """``size`` prompt-completion rows (TRL's conversational format) from the train split, word counts taking turns."""
+def warm_start_tasks(args: WarmStartArguments) -> list:
+    """The tasks the run draws from in turns (``dataset_builders.tasks.mix``)."""
+    from dataset_builders import tasks
+
+    try:
+        return tasks.mix(args.task, parse_words(args.words), args.problem_seed)
+    except tasks.UnknownTask as exc:
+        raise RecipeError(str(exc)) from None
+
+
+def warm_start_dataset(task_list: list, size: int):
+    """``size`` prompt-completion rows (TRL's conversational format) of train problems, the tasks taking turns."""
     import datasets
 
-    from dataset_builders.corpus import load_corpus
-    from dataset_builders.interleave_curriculum.problems import InterleaveProblems
-
-    corpus = load_corpus()
-    sets = [InterleaveProblems(corpus, "train", n, seed) for n in words]
     rows = []
-    for i in range(size):  # the word counts take turns, so every batch mixes lengths
-        problem = sets[i % len(sets)][i // len(sets)]
-        rows.append({"prompt": problem["prompt"],
-                     "completion": [{"role": "assistant", "content": problem["target"]}]})
-    return datasets.Dataset.from_list(rows)
-
-
-def arithmetic_warm_start_dataset(config: str, size: int, seed: int = 0):
-    """``size`` prompt-completion rows of train-split multiplication problems (the product as the completion).
-
-    Train never holds a test or validation pair (``dataset_builders.arithmetic.problems``); past the ~79k train
-    pairs of 3x2 the stream goes on with the same pairs in a new order.
-    """
-    import datasets
-
-    from dataset_builders.arithmetic.problems import ArithmeticProblems
-
-    digits = re.fullmatch(r"(\d+)x(\d+)", config)
-    if not digits:
-        raise RecipeError(f"--arithmetic_config {config!r}: expected digit counts such as 3x2")
-    a_digits, b_digits = map(int, digits.groups())
-    problems = ArithmeticProblems(a_digits, b_digits, seed)
-    rows = []
-    for i in range(size):
-        problem = problems.problem("train", i)
-        rows.append({"prompt": problem["prompt"],
-                     "completion": [{"role": "assistant", "content": str(problem["answer"])}]})
+    for i in range(size):  # the tasks (word counts) take turns, so every batch mixes lengths
+        task = task_list[i % len(task_list)]
+        rows.append(task.supervised_row(task.problem("train", i // len(task_list))))
     return datasets.Dataset.from_list(rows)
 
 
@@ -119,18 +99,16 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         sft_args.max_steps * sft_args.per_device_train_batch_size * sft_args.gradient_accumulation_steps
     if size <= 0:
         raise RecipeError("set --max_steps (the warm start draws max_steps x batch problems)")
-    if args.task not in ("interleave", "arithmetic"):
-        raise RecipeError(f"--task must be interleave or arithmetic, got {args.task!r}")
+    task_list = warm_start_tasks(args)
     rows = "packed rows of " + str(sft_args.max_length) + " tokens" if sft_args.packing else "problems"
-    what = f"{args.arithmetic_config} multiplication problems" if args.task == "arithmetic" else \
-        f"problems of {words[0]}-{words[-1]} words per text ({len(words)} counts)"
+    what = (f"problems of {words[0]}-{words[-1]} words per text ({len(words)} counts)" if len(task_list) > 1
+            else f"{task_list[0].name} problems")
     report(f"warm start {run_name}: {sft_args.max_steps} steps x {sft_args.per_device_train_batch_size} {rows}, "
            f"{size} {what}, output {output_dir}/")
     init_adapter = adapter_folder(args.init_adapter) if args.init_adapter else None
     if init_adapter:
         report(f"continuing the adapter {init_adapter}/")
-    dataset = arithmetic_warm_start_dataset(args.arithmetic_config, size, args.problem_seed) \
-        if args.task == "arithmetic" else warm_start_dataset(words, size, args.problem_seed)
+    dataset = warm_start_dataset(task_list, size)
     model, tokenizer, peft_config = load_policy(model_args, init_adapter, sft_args.bf16)
     nonfinite = SkipNonFiniteGradients(report=report)
     callbacks = [MetricsFile(output_dir / "metrics.jsonl", report=report, step_key="loss"), nonfinite]
@@ -148,9 +126,10 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     records = read_metrics(output_dir / "metrics.jsonl") if (output_dir / "metrics.jsonl").exists() else []
     results_dir.mkdir(parents=True, exist_ok=True)
     losses = [r["loss"] for r in records if "loss" in r]
-    summary = {"run": run_name, "task": "warm-start" if args.task == "interleave" else "warm-start-arithmetic",
-               "words": args.words if args.task == "interleave" else None,
-               "arithmetic_config": args.arithmetic_config if args.task == "arithmetic" else None,
+    summary = {"run": run_name, "task": args.task, "tasks": [t.name for t in task_list],
+               "words": args.words if any(t.words for t in task_list) else None,
+               # what inference needs at the longest length trained (the one budget formula)
+               "completion_budget": max(t.completion_budget(tokenizer) for t in task_list),
                "model": model_args.model_name_or_path,
                "init_adapter": str(init_adapter) if init_adapter else None,
                "train_sampling_strategy": sft_args.train_sampling_strategy,
@@ -165,9 +144,8 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     (results_dir / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
     if records:
         (results_dir / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    after = "train-arithmetic" if args.task == "arithmetic" else "train-stage N=1"
     report(f"warm start done: adapter {final}/ (loss {summary['loss_first']} -> {summary['loss_last']}); "
-           f"next: make {after} INIT_ADAPTER={final}")
+           f"next: GRPO from it: make train-stage N=... (or make train-arithmetic) INIT_ADAPTER={final}")
     return final
 
 

@@ -26,3 +26,4 @@ def arithmetic_format_reward(prompts, completions, **kwargs) -> list[float]:
 
 
 ARITHMETIC_REWARDS = (arithmetic_exact_reward, arithmetic_partial_reward, arithmetic_format_reward)
+ARITHMETIC_REWARD_WEIGHTS = (1.0, 0.5, 0.25)  # exact, partial credit, digits-only format

@@ -6,15 +6,15 @@ import logging
 from pathlib import Path
 
 from dataset_builders.arithmetic import Arithmetic
+from dataset_builders.arithmetic.task import DATASET_FOLDER as ARITHMETIC_FOLDER
 from dataset_builders.corpus import Corpus
 from dataset_builders.interleave_curriculum import InterleaveCurriculum, InterleaveProblems
+from dataset_builders.interleave_curriculum.task import DATASET_FOLDER as CURRICULUM_FOLDER
 from dataset_builders.publish.cards import LICENSE_NOTE, arithmetic_card, curriculum_card
 from dataset_builders.publish.parquet import write_config_parquet
 
 logger = logging.getLogger(__name__)
 
-CURRICULUM_FOLDER = "interleave-curriculum"
-ARITHMETIC_FOLDER = "arithmetic"
 CURRICULUM_CONFIGS = tuple(c.name for c in InterleaveCurriculum.BUILDER_CONFIGS)
 ARITHMETIC_CONFIGS = tuple(c.name for c in Arithmetic.BUILDER_CONFIGS)
 

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import logging
-import math
 import threading
 import time
 from collections.abc import Iterator
 
+from dataset_builders.completion_budget import completion_budget
 from dataset_builders.prompts import interleave_prompt
 from model_sources import Adapter, ModelSourceProblem, adapter_folder
 
 logger = logging.getLogger(__name__)
-
-TARGET_MARGIN = 1.25  # generation may run 25% (+ SLACK tokens) past the target's length: overshoot shows as extra words
-TARGET_SLACK = 16
 
 
 class AdapterUnusable(RuntimeError):
@@ -59,9 +56,10 @@ class Interleaver:
                                                   tokenize=True, return_dict=True, return_tensors="pt")
 
     def max_new_tokens(self, target: str) -> int:
-        """The target's token count with a margin: room to finish, and to overshoot a little."""
+        """The project's one completion budget on the target's token count: room to finish, and to overshoot a
+        little (overshoot shows as extra words)."""
         n_tokens = len(self.tokenizer(" " + target, add_special_tokens=False)["input_ids"])
-        return math.ceil(n_tokens * TARGET_MARGIN) + TARGET_SLACK
+        return completion_budget(n_tokens, n_tokens)
 
     def _use_adapter(self, adapter: Adapter | None):
         """Activate ``adapter`` (loading it the first time); the base model when None. Returns the model to call."""

@@ -1,8 +1,11 @@
+"""The one completion budget: the formula, tokens per word of prose, and each task's budget on real problems."""
+
 import pytest
 
+from dataset_builders import tasks
+from dataset_builders.completion_budget import completion_budget, tokens_per_word
 from dataset_builders.interleave_curriculum.problems import InterleaveProblems
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
-from dataset_builders.completion_budget import max_completion_length, tokens_per_word
 from training.models import load_tokenizer
 
 
@@ -17,17 +20,26 @@ def test_tokens_per_word_of_english_prose_is_plausible(tokenizer, corpus):
     assert tokens_per_word(tokenizer, corpus, "test", sample_words=20_000) == pytest.approx(per_word, rel=0.15)
 
 
-def test_max_completion_length_grows_with_the_stage():
-    lengths = [max_completion_length(n, 1.2) for n in STAGE_WORDS.values()]
-    assert lengths == sorted(lengths) and lengths[0] == 48  # ceil(2 * 10 * 1.2 * 1.3) + 16
+def test_the_budget_is_the_expected_length_with_a_margin_at_least_the_longest_reference():
+    assert completion_budget(2 * 10 * 1.2) == 48  # ceil(24 * 1.3) + 16
+    assert completion_budget(24, longest_reference_tokens=40) == 56  # a longer known reference wins
+    lengths = [completion_budget(2 * n * 1.2) for n in STAGE_WORDS.values()]
+    assert lengths == sorted(lengths)
     with pytest.raises(ValueError):
         tokens_per_word(None, type("EmptyCorpus", (), {"split": lambda self, s: []})(), "test")
 
 
 @pytest.mark.parametrize("stage", [1, 3, 5])
 def test_the_budget_holds_held_out_targets(tokenizer, corpus, stage):
-    """The derived budget fits the reference interleave of held-out problems, as the model must write it."""
-    budget = max_completion_length(STAGE_WORDS[stage], tokens_per_word(tokenizer, corpus, "train"))
+    """The stage's budget fits the reference interleave of held-out problems, as the model must write it."""
+    budget = tasks.get(f"stage-{stage}").completion_budget(tokenizer)
+    assert budget == completion_budget(2 * STAGE_WORDS[stage] * tokens_per_word(tokenizer, corpus, "train"))
     problems = InterleaveProblems(corpus, "test", STAGE_WORDS[stage])
     lengths = [len(tokenizer(problems[i]["target"], add_special_tokens=False)["input_ids"]) + 1 for i in range(100)]
     assert sum(length <= budget for length in lengths) >= 99, (budget, max(lengths))
+
+
+def test_the_arithmetic_budget_holds_the_longest_product(tokenizer):
+    task = tasks.get("arithmetic-3x2")
+    assert task.completion_budget(tokenizer) == completion_budget(5)  # 3 + 2 digits: at most 5 of them
+    assert len(tokenizer(str(999 * 99), add_special_tokens=False)["input_ids"]) <= 5

@@ -22,7 +22,7 @@ def test_round_trip_keeps_every_field(tmp_path):
 
 
 @pytest.mark.parametrize("row, message", [
-    ({"task": "stage-7"}, "task 'stage-7' is not one of"),
+    ({"task": "stage-7"}, "no task 'stage-7': tasks are stage-1"),
     ({"label": "finetuned"}, "label 'finetuned'"),
     ({"nw_score": 1.5}, "nw_score must be a number in [0, 1]"),
     ({"exact_match": "0.5"}, "exact_match must be a number"),

@@ -7,7 +7,7 @@ STAGE_3 = str(RECIPES_DIR / "stage-3.yaml")
 
 def test_recipe_preset_and_flags_in_order_of_precedence():
     run, grpo, model = parse_run_arguments(["--config", STAGE_3, "--learning_rate", "3e-5", "--lora_r", "8"])
-    assert run.task == "interleave" and run.stage == 3 and grpo.output_dir == "runs/stage-3"
+    assert run.task == "stage-3" and grpo.output_dir == "runs/stage-3"
     assert grpo.num_generations == 8 and grpo.logging_steps == 1  # from the recipe
     assert model.model_name_or_path == "smollm2-135m-instruct" and model.lora_alpha == 64  # from the preset
     assert grpo.learning_rate == 3e-5 and model.lora_r == 8  # flags win
@@ -45,8 +45,9 @@ def test_without_a_gpu_bf16_is_dropped_and_activations_are_checkpointed():
 
 @pytest.mark.parametrize("argv, message", [
     (["--config", STAGE_3, "--model_preset", "nope"], "no model preset 'nope'; presets: llama-3.2-3b-instruct"),
-    (["--task", "interleave"], "needs stage 1-6"),
-    (["--task", "poetry", "--stage", "1"], "task must be one of"),
+    (["--task", "stage-7"], "no task 'stage-7': tasks are stage-1, stage-2"),
+    (["--task", "poetry"], "no task 'poetry'"),
+    (["--learning_rate", "1e-5"], "name a task"),
     (["--config", "/nonexistent.yaml"], "no recipe /nonexistent.yaml; recipes: training/recipes/arithmetic-after-warm-start.yaml"),
 ])
 def test_bad_recipes_say_what_to_change(argv, message):
@@ -56,6 +57,6 @@ def test_bad_recipes_say_what_to_change(argv, message):
 
 def test_unknown_recipe_keys_are_named(tmp_path):
     recipe = tmp_path / "r.yaml"
-    recipe.write_text("task: interleave\nstage: 1\nlearning_rat: 0.1\n")
+    recipe.write_text("task: stage-1\nlearning_rat: 0.1\n")
     with pytest.raises(RecipeError, match="unknown recipe keys: --learning_rat 0.1"):
         parse_run_arguments(["--config", str(recipe)])

@@ -5,28 +5,32 @@ import subprocess
 
 import pytest
 
+from dataset_builders import tasks
+from dataset_builders.interleave_curriculum import curriculum_dataset
 from model_cards.eval_results import EvalResults
 from tests.conftest import REPO_ROOT
-from dataset_builders.interleave_curriculum import curriculum_dataset
-from training.evaluation import parse_stages, problem_records, task_scores
+from training.evaluation import eval_row, parse_stages, problem_records
 
 
-def _scores(task, completions, references):
-    return task_scores(task, problem_records("trained", task, completions, references, [True] * len(completions)))
+def _row(name, completions, references):
+    task = tasks.get(name)
+    rows = [{task.reference_column: r} for r in references]
+    return eval_row(task, problem_records("trained", task, completions, rows, [True] * len(completions)), "trained",
+                    "test")
 
 
-def test_interleave_scores_reward_the_exact_interleave_only():
+def test_interleave_rows_reward_the_exact_interleave_only():
     target = "a1 b1 a2 b2"
-    perfect = _scores("stage-1", [target, target], [target, target])
-    assert perfect.nw_score == 1.0 and perfect.exact_match == 1.0
-    copy_one = _scores("stage-1", ["a1 a2", target], [target, target])
+    perfect = _row("stage-1", [target, target], [target, target])
+    assert perfect.nw_score == 1.0 and perfect.exact_match == 1.0 and perfect.words == 10
+    copy_one = _row("stage-1", ["a1 a2", target], [target, target])
     assert copy_one.exact_match == 0.5 and copy_one.nw_score < 1.0
 
 
-def test_arithmetic_scores():
-    scores = _scores("arithmetic", ["11008", "11009", "no idea"], ["11008", "11008", "11008"])
-    assert scores.nw_score is None and scores.exact_match == pytest.approx(1 / 3)
-    assert 1 / 3 < scores.partial_credit < 2 / 3  # the near miss earns part, the non-answer nothing
+def test_arithmetic_rows():
+    row = _row("arithmetic", ["11008", "11009", "no idea"], [11008, 11008, 11008])
+    assert row.nw_score is None and row.exact_match == pytest.approx(1 / 3) and row.words is None
+    assert 1 / 3 < row.partial_credit < 2 / 3  # the near miss earns part, the non-answer nothing
 
 
 def test_stage_specs():
@@ -65,6 +69,7 @@ def test_make_eval_scores_base_and_adapter(tiny_model_dir, tmp_path):
     assert samples.count("## stage-1, ") == 2 and samples.count("## arithmetic, ") == 2
     test_problem = curriculum_dataset("test", stage=1, size=1)[0]
     assert test_problem["target"] in samples and "Text A:" in samples and ", NW " in samples
+    assert ", partial credit " in samples  # each task names its own score
     records = [json.loads(line) for line in (out / "problems.jsonl").read_text().splitlines()]
     assert len(records) == 2 * 2 * 4 and {r["index"] for r in records} == {0, 1, 2, 3}
     by_row = {(r.label, r.task): r for r in results.rows}
@@ -76,28 +81,29 @@ def test_make_eval_scores_base_and_adapter(tiny_model_dir, tmp_path):
 
 
 def test_eval_budget_leaves_room_for_the_longest_target():
-    from dataset_builders.completion_budget import max_completion_length
-    from training.evaluation import interleave_budget
+    from dataset_builders.completion_budget import completion_budget
     from training.models import load_tokenizer
 
     tokenizer = load_tokenizer("smollm2-135m-instruct")  # the embedded model's tokenizer (make test converts it)
-    stage_5 = curriculum_dataset("test", stage=5, size=256)
-    derived = max_completion_length(200, 1.2255)
-    budget = interleave_budget(tokenizer, stage_5["target"], derived)
-    longest = max(len(tokenizer(t, add_special_tokens=False)["input_ids"]) for t in stage_5["target"])
-    assert longest > derived and budget == longest + 16  # the measured case: one target needs more than 1.3x
-    assert interleave_budget(tokenizer, ["a1 b1"], derived) == derived
+    task = tasks.get("stage-5")
+    targets = curriculum_dataset("test", stage=5, size=256)["target"]
+    derived = task.completion_budget(tokenizer)
+    budget = task.completion_budget(tokenizer, targets)
+    longest = max(len(tokenizer(t, add_special_tokens=False)["input_ids"]) for t in targets)
+    assert longest + 16 > derived and budget == longest + 16  # the measured case: one target needs more than 1.3x
+    assert task.completion_budget(tokenizer, ["a1 b1"]) == derived == completion_budget(task.expected_tokens(tokenizer))
 
 
 def test_problem_records_name_the_first_difference_and_unfinished_completions():
-    records = problem_records("trained", "stage-1", ["a1 b1 a2 b2", "a1 b1 a9 b2", "a1 b1"],
-                              ["a1 b1 a2 b2"] * 3, [True, True, False], with_completions=True)
+    records = problem_records("trained", tasks.get("stage-1"), ["a1 b1 a2 b2", "a1 b1 a9 b2", "a1 b1"],
+                              [{"target": "a1 b1 a2 b2"}] * 3, [True, True, False], with_completions=True)
     assert [r["exact"] for r in records] == [True, False, False]
     assert [r["first_difference"] for r in records] == [None, 2, 2]
     assert [r["ended"] for r in records] == [True, True, False]
     assert records[0]["score"] == 1.0 > records[1]["score"] and records[2]["completion"] == "a1 b1"
     assert [r["completion_words"] for r in records] == [4, 4, 2] and records[2]["reference_words"] == 4
-    arithmetic = problem_records("trained", "arithmetic", ["11008", "11009"], ["11008", "11008"], [True, True])
+    arithmetic = problem_records("trained", tasks.get("arithmetic"), ["11008", "11009"], [{"answer": 11008}] * 2,
+                                 [True, True])
     assert [r["exact"] for r in arithmetic] == [True, False] and 0 < arithmetic[1]["score"] < 1
 
 

@@ -131,7 +131,7 @@ def test_stage_2_needs_stage_1_or_an_adapter(tmp_path):
     proc = run_cli("-m", "training.train", "--config", "training/recipes/stage-2.yaml", "--model", "tiny-random-llama",
                    "--output_dir", str(tmp_path / "stage-2"), "--report_to", "none")
     assert proc.returncode == 2
-    assert f"stage 2 starts from stage 1's final adapter, {tmp_path}/stage-1/final, which does not exist" in proc.stderr
+    assert f"stage-2 starts from stage-1's final adapter, {tmp_path}/stage-1/final, which does not exist" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 

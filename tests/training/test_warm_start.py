@@ -9,11 +9,11 @@ import torch
 from dataset_builders.prompts import interleave_target
 from tests.conftest import REPO_ROOT
 from training.arguments import RecipeError
-from training.warm_start import parse_words, warm_start_dataset
+from training.warm_start import WarmStartArguments, parse_words, warm_start_dataset, warm_start_tasks
 
 
 def test_rows_take_turns_over_the_word_counts_and_complete_with_the_target():
-    rows = warm_start_dataset([4, 6], size=5)
+    rows = warm_start_dataset(warm_start_tasks(WarmStartArguments(words="4,6")), size=5)
     assert len(rows) == 5
     for row, words in zip(rows, [4, 6, 4, 6, 4]):
         text = row["prompt"][-1]["content"]
@@ -50,7 +50,9 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     weights = load_file(tmp_path / "run" / "final" / "adapter_model.safetensors")
     assert any("lora_B" in name and tensor.abs().sum() > 0 for name, tensor in weights.items())  # it trained
     summary = json.loads((tmp_path / "res" / "summary.json").read_text())
-    assert summary["global_step"] == 3 and summary["steps_logged"] == 3 and summary["task"] == "warm-start"
+    assert summary["global_step"] == 3 and summary["steps_logged"] == 3 and summary["task"] == "interleave"
+    assert summary["tasks"] == ["words-4", "words-5", "words-6", "words-40"] and summary["words"] == "4-6,40"
+    assert summary["completion_budget"] > 2 * 40  # the budget of the longest length (two 40-word texts)
     assert summary["packing"] is True and summary["problems"] == 24
     assert summary["nonfinite_gradient_steps_skipped"] == []  # the same record as GRPO runs keep
     assert "INIT_ADAPTER=" in proc.stdout
@@ -104,30 +106,28 @@ def test_arithmetic_control_trains_grpo_from_its_supervised_adapter():
                          capture_output=True, text=True, timeout=120)
     assert dry.returncode == 0, dry.stderr
     args, sft, _ = parse_warm_start_arguments(["--config", str(RECIPES_DIR / "warm-start-arithmetic.yaml")])
-    assert args.task == "arithmetic" and args.init_adapter is None
+    assert args.task == "arithmetic-3x2" and args.init_adapter is None
     run, grpo, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "arithmetic-after-warm-start.yaml")])
-    assert run.task == "arithmetic" and run.init_adapter == f"{sft.output_dir}/final"
+    assert run.task == "arithmetic-3x2" and run.init_adapter == f"{sft.output_dir}/final"
     assert "RECIPE=warm-start-arithmetic" in dry.stdout and "arithmetic-after-warm-start.yaml" in dry.stdout
     assert f"--adapter {grpo.output_dir}/final --stages \"\"" in dry.stdout
 
 
 def test_arithmetic_rows_are_train_products_and_never_a_held_out_pair():
     from dataset_builders.arithmetic.problems import ArithmeticProblems
-    from training.warm_start import arithmetic_warm_start_dataset
-
-    rows = arithmetic_warm_start_dataset("3x2", size=2000)
+    rows = warm_start_dataset(warm_start_tasks(WarmStartArguments(task="arithmetic-3x2")), size=2000)
     held_out = ArithmeticProblems(3, 2).held_out_pairs()
     for row in rows:
         a, b = map(int, row["prompt"][-1]["content"].split("What is ")[1].split("?")[0].split(" * "))
         assert row["completion"] == [{"role": "assistant", "content": str(a * b)}]
         assert (a, b) not in held_out and 100 <= a <= 999 and 10 <= b <= 99
-    with pytest.raises(RecipeError, match="arithmetic_config"):
-        arithmetic_warm_start_dataset("three by two", size=1)
+    with pytest.raises(RecipeError, match="no task 'arithmetic-three-by-two'"):
+        warm_start_tasks(WarmStartArguments(task="arithmetic-three-by-two"))
 
 
 def test_make_warm_start_trains_an_arithmetic_adapter(tiny_model_dir, tmp_path):
     proc = _make_warm_start(f"--task arithmetic --max_steps 2 --output_dir {tmp_path}/run --results_dir {tmp_path}/res")
-    assert "3x2 multiplication problems" in proc.stdout and "make train-arithmetic INIT_ADAPTER=" in proc.stdout
+    assert "arithmetic problems" in proc.stdout and "make train-arithmetic) INIT_ADAPTER=" in proc.stdout
     summary = json.loads((tmp_path / "res" / "summary.json").read_text())
-    assert summary["task"] == "warm-start-arithmetic" and summary["arithmetic_config"] == "3x2"
+    assert summary["task"] == "arithmetic" and summary["tasks"] == ["arithmetic"] and summary["words"] is None
     assert summary["global_step"] == 2 and (tmp_path / "run" / "final" / "adapter_model.safetensors").is_file()

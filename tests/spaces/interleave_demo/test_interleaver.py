@@ -1,9 +1,10 @@
 """The demo's model: the training prompt, the token budget, stopping a cancelled generation, adapters that do not fit."""
 
+import math
 import time
 
 import pytest
-from interleaver import TARGET_MARGIN, TARGET_SLACK, AdapterUnusable, Interleaver
+from interleaver import AdapterUnusable, Interleaver
 from model_sources import Adapter
 
 from dataset_builders.prompts import interleave_prompt
@@ -25,10 +26,11 @@ def test_prompt_is_the_training_chat_prompt(interleaver):
 
 
 def test_token_budget_is_the_target_plus_a_margin(interleaver):
+    """The project's one budget formula: the target's tokens x 1.3, plus 16 for the end token and overshoot."""
     target = "It Fellow-Citizens is of a the truth Senate"
     n_tokens = len(interleaver.tokenizer(" " + target, add_special_tokens=False)["input_ids"])
     assert n_tokens > len(target.split())  # words cost more than one token each
-    assert interleaver.max_new_tokens(target) == -(-n_tokens * TARGET_MARGIN // 1) + TARGET_SLACK
+    assert interleaver.max_new_tokens(target) == math.ceil(n_tokens * 1.3) + 16
 
 
 def test_closing_the_stream_stops_the_generation(interleaver):

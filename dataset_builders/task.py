@@ -1,0 +1,116 @@
+"""A task: problems by split and index, its rewards and their weights, per-problem scoring and a completion budget.
+
+Each task package pairs its generator with its scorer, as reasoning-gym does (``interleave_curriculum/task.py``,
+``arithmetic/task.py``); ``dataset_builders.tasks.get(name)`` finds one. Training, evaluation, the warm start, the
+model cards and the demo ask the task; nothing outside the task modules tests a task's name.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+
+import datasets
+
+from dataset_builders.completion_budget import completion_budget
+from dataset_builders.prompts import completion_text
+
+RESAMPLE_START = 5_000_000  # first index of the resampling range (a run draws problems 0, 1, 2, ... in order)
+
+
+def first_difference(completion: list[str], reference: list[str]) -> int | None:
+    """Index of the first word where ``completion`` and ``reference`` differ (None: the same words)."""
+    for i, (got, want) in enumerate(zip(completion, reference)):
+        if got != want:
+            return i
+    return None if len(completion) == len(reference) else min(len(completion), len(reference))
+
+
+class Task(ABC):
+    """One task. Subclasses set the attributes below and implement the abstract methods."""
+
+    name: str  # the registry name, e.g. stage-3 or arithmetic-3x2
+    reference_column: str  # the dataset column a completion is compared with ("target", "answer")
+    score_name: str  # the eval row field that holds the main score ("nw_score", "partial_credit")
+    score_label: str  # how reports name that score ("NW", "partial credit")
+    score_required = True  # whether every eval row of the task must hold the main score
+    reward_funcs: tuple[Callable, ...]
+    reward_weights: tuple[float, ...]
+    words: int | None = None  # words per text, for interleave tasks
+    curriculum_stage: int | None = None  # the curriculum stage this task is, if any
+    previous: str | None = None  # the task whose final adapter a run of this one starts from by default
+    description: str  # what the model does, for cards ("Interleaving two texts")
+    dataset_folder: str  # the published dataset (folder and repo name) the problems come from
+    dataset_config: str | None  # its config (None: the default config)
+    dataset_title: str  # the dataset as a card names it
+    order: tuple = ()  # where the task sorts in tables
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+
+    @abstractmethod
+    def stream(self, start_index: int) -> datasets.IterableDataset:
+        """Train problems ``start_index, start_index + 1, ...`` of this task's seed."""
+
+    @abstractmethod
+    def problems(self, split: str, size: int | None = None) -> datasets.Dataset:
+        """The first ``size`` problems of ``split`` (default: the dataset config's size)."""
+
+    @abstractmethod
+    def problem(self, split: str, index: int) -> dict:
+        """Problem ``index`` of ``split`` (a dataset row)."""
+
+    @abstractmethod
+    def expected_tokens(self, tokenizer) -> float:
+        """The expected length of a correct completion, in ``tokenizer``'s tokens."""
+
+    @abstractmethod
+    def _scores(self, completions: Sequence[str], references: Sequence[str]) -> list[tuple[float, bool]]:
+        """(score, exact) of each completion against its reference."""
+
+    def train_stream(self, start_index: int = 0) -> datasets.IterableDataset:
+        """Train problems ``start_index, start_index + 1, ...``."""
+        return self.stream(start_index)
+
+    def resample_problems(self, position: int = 0) -> Iterator[dict]:
+        """Fresh problems for dynamic sampling, from the resampling range, starting ``position`` into it."""
+        return iter(self.stream(RESAMPLE_START + position))
+
+    def reference(self, row: dict) -> str:
+        """The text a correct completion of ``row`` is."""
+        return str(row[self.reference_column])
+
+    def supervised_row(self, row: dict) -> dict:
+        """``row`` as a prompt-completion pair in TRL's conversational format (the reference as the answer)."""
+        return {"prompt": row["prompt"], "completion": [{"role": "assistant", "content": self.reference(row)}]}
+
+    def completion_budget(self, tokenizer, references: Sequence[str] = ()) -> int:
+        """Tokens a completion may run: the one budget formula on this task's expected length and ``references``."""
+        longest = max((len(tokenizer(r, add_special_tokens=False)["input_ids"]) for r in references), default=0)
+        return completion_budget(self.expected_tokens(tokenizer), longest)
+
+    def score_batch(self, completions: Sequence, rows: Sequence[dict]) -> list[dict]:
+        """The per-problem record of each completion: score, exact match, lengths in words, first differing word."""
+        texts = [completion_text(c) for c in completions]
+        references = [self.reference(row) for row in rows]
+        records = []
+        for text, reference, (score, exact) in zip(texts, references, self._scores(texts, references), strict=True):
+            got, want = text.split(), reference.split()
+            records.append({"score": float(score), "exact": bool(exact), "completion_words": len(got),
+                            "reference_words": len(want), "first_difference": first_difference(got, want)})
+        return records
+
+    def score(self, completion, row: dict) -> dict:
+        """The per-problem record of one completion (see ``score_batch``)."""
+        return self.score_batch([completion], [row])[0]
+
+    def with_rewards(self, reward_funcs: Sequence[Callable], reward_weights: Sequence[float] | None = None) -> Task:
+        """A copy of this task with other rewards (equal weights unless given)."""
+        task = copy.copy(self)
+        task.reward_funcs = tuple(reward_funcs)
+        task.reward_weights = tuple(reward_weights) if reward_weights is not None else (1.0,) * len(task.reward_funcs)
+        return task
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r}, seed={self.seed})"
