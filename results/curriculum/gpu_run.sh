@@ -27,38 +27,38 @@ W=${WARM_RUN:-warm-start}
 mkdir -p $R/runs $R/results
 case "$1" in
   warm)
-    python3 -m training.warm_start --config training/recipes/warm-start.yaml --model $M --report_to none \
+    python3 -m training.cli.warm_start --config training/recipes/warm-start.yaml --model $M --report_to none \
       --max_train_minutes ${MINUTES:-6.5} ${WARM_ARGS} --output_dir $R/runs/$W --results_dir $R/results/$W 2>&1 | grep -v "it/s\]" | tail -5
-    [ "${N_EVAL:-256}" = 0 ] || python3 -m training.evaluation --model $M --adapter $R/runs/$W/final \
+    [ "${N_EVAL:-256}" = 0 ] || python3 -m training.cli.evaluate --model $M --adapter $R/runs/$W/final \
       --stages 1-6 --n ${N_EVAL:-256} --arithmetic false --baseline ${BASELINE:-true} --out $R/results/eval/$W \
       2>&1 | grep -v "it/s\]" | tail -16 ;;
   eval)
-    python3 -m training.evaluation --model $M --adapter $R/runs/$2/final --stages 1-6 --n ${N_EVAL:-256} \
+    python3 -m training.cli.evaluate --model $M --adapter $R/runs/$2/final --stages 1-6 --n ${N_EVAL:-256} \
       --arithmetic false --baseline false --out $R/results/eval/$2 2>&1 | grep -v "it/s\]" | tail -8 ;;
   final)   # make eval of the last adapter: base model vs trained, every stage and arithmetic
-    python3 -m training.evaluation --model $M --adapter $R/runs/$2/final --stages 1-6 --n 256 \
+    python3 -m training.cli.evaluate --model $M --adapter $R/runs/$2/final --stages 1-6 --n 256 \
       --out $R/results/eval/$2-final 2>&1 | grep -v "it/s\]" | tail -16 ;;
   arithmetic)
     A=${ARUN:-arithmetic}
-    python3 -m training.train --config training/recipes/arithmetic.yaml --model $M --report_to none \
+    python3 -m training.cli.train --config training/recipes/arithmetic.yaml --model $M --report_to none \
       --max_steps 2000 --max_train_minutes ${MINUTES:-4} ${INIT:+--init_adapter $INIT} ${TRAIN_ARGS} \
       --output_dir $R/runs/$A --results_dir $R/results/$A 2>&1 | grep -v "it/s\]\|{'loss" | tail -8
-    python3 -m training.evaluation --model $M --adapter $R/runs/$A/final --stages "" --n 512 \
+    python3 -m training.cli.evaluate --model $M --adapter $R/runs/$A/final --stages "" --n 512 \
       --out $R/results/eval/$A 2>&1 | grep -v "it/s\]" | tail -8 ;;
   arith-warm)
     W=${WARM_RUN:-warm-start-arithmetic}
-    python3 -m training.warm_start --config training/recipes/warm-start-arithmetic.yaml --model $M --report_to none \
+    python3 -m training.cli.warm_start --config training/recipes/warm-start-arithmetic.yaml --model $M --report_to none \
       --max_train_minutes ${MINUTES:-5} ${WARM_ARGS} --output_dir $R/runs/$W --results_dir $R/results/$W 2>&1 \
       | grep -v "it/s\]" | tail -5
-    python3 -m training.evaluation --model $M --adapter $R/runs/$W/final --stages "" --n 512 \
+    python3 -m training.cli.evaluate --model $M --adapter $R/runs/$W/final --stages "" --n 512 \
       --out $R/results/eval/$W 2>&1 | grep -v "it/s\]" | tail -8 ;;
   stage)
     N=$2; prev=$R/runs/stage-$((N - 1))/final; [ "$N" = 1 ] && prev=$R/runs/warm-start/final; prev=${INIT:-$prev}
     resume=$([ -d $R/runs/stage-$N ] && echo "--resume true" || echo "--init_adapter $prev")
-    python3 -m training.train --config training/recipes/stage-$N.yaml --model $M --report_to none $resume \
+    python3 -m training.cli.train --config training/recipes/stage-$N.yaml --model $M --report_to none $resume \
       --max_train_minutes ${MINUTES:-7} --output_dir $R/runs/stage-$N --results_dir $R/results/stage-$N 2>&1 \
       | grep -v "it/s\]\|{'loss" | tail -15
-    python3 -m training.evaluation --model $M --adapter $R/runs/stage-$N/final --stages 1-$N --n ${N_EVAL:-256} \
+    python3 -m training.cli.evaluate --model $M --adapter $R/runs/stage-$N/final --stages 1-$N --n ${N_EVAL:-256} \
       --baseline false --out $R/results/eval/stage-$N 2>&1 | tail -12 ;;
 esac
 # results, promotion checks and the final adapter of this command's run (r=32 LoRA: 39 MB in float32), in

@@ -21,9 +21,9 @@ rm -rf "$work/runs/$part" "$work/results/$part"
 mkdir -p "$work"
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee "$work/gpu.txt" || true
 status=0
-python3 -m training.train "${args[@]}" --model "$model" --report_to none \
+python3 -m training.cli.train "${args[@]}" --model "$model" --report_to none \
   --output_dir "$work/runs/$part" --results_dir "$work/results/$part" || status=$?
-python3 -m training.completion_log "$work/runs/$part/completions.jsonl.gz" --json "$work/results/$part/completion_log.json"
+python3 -m training.callbacks.completion_log "$work/runs/$part/completions.jsonl.gz" --json "$work/results/$part/completion_log.json"
 cp "$work/runs/$part/sample_outputs.log" "$work/gpu.txt" "$work/results/$part/"
 tar czf "${OUT:-/tmp}/$part.tar.gz" -C "$work/results" "$part"
 exit $status

@@ -18,7 +18,7 @@ def make_stage_run(root: Path, model_dir: Path, stage: int, wall_seconds: float 
     from peft import LoraConfig, get_peft_model
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from training.train import write_results
+    from training.cli.train import write_results
 
     run = f"stage-{stage}"
     output_dir, results_dir = root / "runs" / run, root / "results" / run

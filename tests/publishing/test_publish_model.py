@@ -52,8 +52,8 @@ def test_main_follows_the_latest_stage_whatever_the_publishing_order(runs, tmp_p
 
 def test_training_creates_the_push_branch_before_the_first_save(monkeypatch):
     import publishing.hub
-    from training.arguments import RecipeError
-    from training.train import prepare_hub_push
+    from training.core.arguments import RecipeError
+    from training.cli.train import prepare_hub_push
 
     calls = []
 
@@ -81,7 +81,7 @@ def test_training_creates_the_push_branch_before_the_first_save(monkeypatch):
 
 
 def test_recipe_flags_reach_trls_hub_arguments():
-    from training.arguments import parse_run_arguments
+    from training.core.arguments import parse_run_arguments
 
     _, grpo, _ = parse_run_arguments(["--config", "training/recipes/stage-2.yaml", "--push_to_hub", "true",
                                       "--hub_model_id", "me/interleave", "--hub_strategy", "checkpoint"])

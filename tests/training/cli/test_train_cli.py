@@ -1,0 +1,59 @@
+"""The make targets as a user types them (outputs redirected to a temporary folder)."""
+
+import json
+
+import pytest
+
+from tests.conftest import run_cli
+from training.callbacks.completion_log import read_completion_log
+
+
+def _quick(tmp_path, *extra: str) -> str:
+    return ("TRAIN_ARGS=--max_steps 1 --per_device_train_batch_size 4 --num_generations 2 "
+            f"--output_dir {tmp_path}/run --results_dir {tmp_path}/results " + " ".join(extra))
+
+
+def test_make_train_stage_trains_with_trackio_by_default(tiny_model_dir, tmp_path):
+    proc = run_cli("make", "-s", "train-stage", "N=3", "MODEL=tiny-random-llama",
+                   _quick(tmp_path, "--max_completion_length 8 --derive_max_completion_length false"),
+                   "INIT_ADAPTER=base", env={"TRACKIO_DIR": str(tmp_path / "trackio")})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "run run: stage-3, 1 steps, from a fresh LoRA adapter" in proc.stdout
+    assert (tmp_path / "run" / "final" / "adapter_config.json").is_file()
+    assert list((tmp_path / "trackio").glob("*.db")), "trackio (the default report_to) logged nothing"
+    record = next(read_completion_log(tmp_path / "run" / "completions.jsonl.gz"))
+    assert record["id"].startswith("50w-train-")
+
+
+def test_make_train_arithmetic(tiny_model_dir, tmp_path):
+    proc = run_cli("make", "-s", "train-arithmetic", "MODEL=tiny-random-llama", _quick(tmp_path, "--report_to none"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    record = next(read_completion_log(tmp_path / "run" / "completions.jsonl.gz"))
+    assert record["id"].startswith("3x2-train-") and isinstance(record["reference"], int)
+    assert set(record["rewards"]) == {"arithmetic_exact_reward", "arithmetic_partial_reward", "arithmetic_format_reward"}
+
+
+def test_unknown_stage_lists_the_recipes():
+    proc = run_cli("make", "-s", "train-stage", "N=9")
+    assert proc.returncode != 0
+    assert "no recipe training/recipes/stage-9.yaml; recipes: " in proc.stderr
+    assert all(f"training/recipes/{name}.yaml" in proc.stderr for name in ("arithmetic", "stage-1", "stage-6"))
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.slow
+def test_make_train_stage_1_with_the_embedded_default(tmp_path):
+    """The README's first command with the real SmolLM2-135M-Instruct, for one short step on CPU."""
+    proc = run_cli("make", "-s", "train-stage", "N=1", _quick(tmp_path, "--report_to none"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "model smollm2-135m-instruct, completions up to" in proc.stdout
+    summary = json.loads((tmp_path / "results" / "summary.json").read_text())
+    assert summary["global_step"] == 1 and summary["grpo"]["max_completion_length"] > 30
+    records = list(read_completion_log(tmp_path / "run" / "completions.jsonl.gz"))
+    assert len([r for r in records if r["round"] == 0]) == 4
+    assert all(0.0 <= r["rewards"]["interleave_strict_reward"] <= 1.0 for r in records)
+
+
+def test_generation_benchmark_says_it_needs_a_gpu():
+    proc = run_cli("-m", "benchmarks.bench_generation")
+    assert proc.returncode == 2 and "needs a CUDA GPU" in proc.stderr

@@ -1,0 +1,160 @@
+"""GRPO runs end to end on CPU with the tiny random model: checkpoints, logs, resume after kill -9, collapse guard."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import torch
+from safetensors.torch import load_file
+
+from tests.conftest import REPO_ROOT, run_cli
+from training.callbacks.completion_log import read_completion_log
+from training.callbacks.run_metrics import read_metrics
+
+TINY_RUN = ["--config", "training/recipes/stage-1.yaml", "--model", "tiny-random-llama",
+            "--per_device_train_batch_size", "4", "--num_generations", "2", "--report_to", "none",
+            "--derive_max_completion_length", "false", "--max_completion_length", "8",
+            "--reward_funcs", "tests.training.toy_rewards.letter_reward",
+            "--learning_rate", "0.05", "--warmup_steps", "0", "--dynamic_sampling_rounds", "1"]
+
+
+def train_args(out: Path, *extra: str) -> list[str]:
+    return ["-m", "training.cli.train", *TINY_RUN, "--output_dir", str(out / "run"), "--results_dir", str(out / "results"),
+            *extra]
+
+
+def adapter_weights(folder: Path) -> dict[str, torch.Tensor]:
+    return load_file(folder / "adapter_model.safetensors")
+
+
+def test_two_grpo_steps_write_checkpoints_logs_metrics_and_results(tiny_model_dir, tmp_path):
+    proc = run_cli(*train_args(tmp_path, "--max_steps", "2", "--save_steps", "1", "--sample_outputs_steps", "1"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "fast generation is off" not in proc.stderr  # the recipes sample with training.trainer.graph_sampler
+    run = tmp_path / "run"
+    assert "run run: stage-1, 2 steps, from a fresh LoRA adapter" in proc.stdout
+    assert sorted(p.name for p in run.glob("checkpoint-*")) == ["checkpoint-1", "checkpoint-2"]
+    for name in ("adapter_model.safetensors", "optimizer.pt", "scheduler.pt", "rng_state.pth", "trainer_state.json",
+                 "checkpoint_complete.json"):
+        assert (run / "checkpoint-2" / name).is_file(), name
+    marker = json.loads((run / "checkpoint-2" / "checkpoint_complete.json").read_text())
+    assert marker["step"] == 2 and marker["data_position"] == 4  # 2 prompts per step
+    assert (run / "final" / "adapter_model.safetensors").is_file()
+    weights = adapter_weights(run / "final")
+    assert any(k.endswith("lora_B.weight") and v.abs().sum() > 0 for k, v in weights.items()), "no update happened"
+
+    records = list(read_completion_log(run / "completions.jsonl.gz"))
+    own = [r for r in records if r["round"] == 0]
+    assert [r["step"] for r in own] == [1] * 4 + [2] * 4
+    assert [r["id"] for r in own[::2]] == [f"10w-train-seed0-{i:07d}" for i in range(4)]
+    assert all(r["prompt"].startswith("You run two processes") and isinstance(r["completion"], str) for r in records)
+    assert all(set(r["rewards"]) == {"letter_reward"} and "time" in r and "advantage" in r for r in records)
+    resampled = [r for r in records if r["round"] == 1]
+    assert all(r["id"].startswith("10w-train-seed0-5") for r in resampled)  # the resampling range
+
+    metrics = read_metrics(run / "metrics.jsonl")
+    assert [m["global_step"] for m in metrics] == [1, 2]
+    for key in ("reward", "reward_std", "frac_reward_zero_std", "completions/mean_length", "completions/clipped_ratio",
+                "entropy", "learning_rate", "step_time", "num_tokens", "timestamp", "groups/identical_fraction_sampled"):
+        assert key in metrics[-1], key
+    assert metrics[-1]["tokens_per_second"] > 0
+    assert "step 1: mean reward" in (run / "sample_outputs.log").read_text()
+
+    results = tmp_path / "results"
+    summary = json.loads((results / "summary.json").read_text())
+    assert summary["global_step"] == 2 and summary["steps_logged"] == 2 and summary["data_position"] == 4
+    assert summary["device"] == "cpu" and summary["wall_seconds"] > 0  # the model card's training time
+    assert {p.name for p in results.glob("*.png")} == {"reward.png", "zero_std_fraction.png", "completion_length.png",
+                                                         "entropy.png"}
+    assert (results / "metrics.jsonl").read_text() == (run / "metrics.jsonl").read_text()
+
+
+def test_kill_9_then_resume_matches_an_uninterrupted_run(tiny_model_dir, tmp_path):
+    steps = ["--max_steps", "4", "--save_steps", "2"]
+    straight = run_cli(*train_args(tmp_path / "straight", *steps))
+    assert straight.returncode == 0, straight.stderr[-3000:]
+
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen([sys.executable, *train_args(killed, *steps)], cwd=REPO_ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    marker = killed / "run" / "checkpoint-2" / "checkpoint_complete.json"
+    deadline = time.time() + 240
+    while not marker.exists() and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert marker.exists() and not (killed / "run" / "final").exists(), "the run was not cut short mid-way"
+    half_written = killed / "run" / "checkpoint-3"  # what a kill during a save leaves: no completion marker
+    half_written.mkdir(exist_ok=True)
+    (half_written / "adapter_model.safetensors").write_bytes(b"torn")
+
+    resumed = run_cli(*train_args(killed, *steps, "--resume", "true"))
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert "resuming checkpoint-2 at problem 4" in resumed.stdout
+    assert "pruned checkpoint-3 (incomplete)" in resumed.stdout
+
+    a, b = adapter_weights(tmp_path / "straight" / "run" / "final"), adapter_weights(killed / "run" / "final")
+    assert a.keys() == b.keys()
+    for key in a:
+        torch.testing.assert_close(a[key], b[key], rtol=0, atol=1e-6, msg=key)
+    assert any(v.abs().sum() > 0 for k, v in a.items() if "lora_B" in k)
+    summaries = [json.loads((tmp_path / run / "results" / "summary.json").read_text()) for run in ("straight", "killed")]
+    assert summaries[0]["data_position"] == summaries[1]["data_position"] == 8
+    assert summaries[0]["resample_position"] == summaries[1]["resample_position"]
+
+    # the completions of steps 3-4: a resumed log first repeats what the kill cut short, then the rest
+    straight_log = [r for r in read_completion_log(tmp_path / "straight" / "run" / "completions.jsonl.gz") if r["step"] >= 3]
+    resumed_log = [r for r in read_completion_log(killed / "run" / "completions.jsonl.gz") if r["step"] >= 3]
+    assert [r["completion"] for r in straight_log] == [r["completion"] for r in resumed_log[-len(straight_log):]]
+
+
+def test_collapse_guard_stops_a_run_whose_generations_are_all_identical(tiny_model_dir, tmp_path):
+    proc = run_cli(*train_args(tmp_path, "--max_steps", "6", "--save_steps", "100", "--top_k", "1",
+                               "--collapse_warn_after", "1", "--collapse_stop_after", "2"))
+    assert proc.returncode == 3, proc.stderr[-3000:]
+    assert "collapse warning at step 1: 100% of groups have zero reward variance (100% all-identical)" in proc.stdout
+    assert "collapse: stopping at step 2" in proc.stdout
+    summary = json.loads((tmp_path / "results" / "summary.json").read_text())
+    assert summary["collapse_stopped_at"] == 2 and summary["global_step"] == 2
+    assert summary["final_adapter"] is None and "no final adapter written" in proc.stdout  # nothing good to hand on
+    metrics = read_metrics(tmp_path / "run" / "metrics.jsonl")
+    assert all(m["groups/identical_fraction_sampled"] == 1.0 for m in metrics)
+
+
+def test_stage_2_needs_stage_1_or_an_adapter(tmp_path):
+    proc = run_cli("-m", "training.cli.train", "--config", "training/recipes/stage-2.yaml", "--model", "tiny-random-llama",
+                   "--output_dir", str(tmp_path / "stage-2"), "--report_to", "none")
+    assert proc.returncode == 2
+    assert f"stage-2 starts from stage-1's final adapter, {tmp_path}/stage-1/final, which does not exist" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_second_run_into_the_same_folder_must_say_resume(tmp_path):
+    (tmp_path / "run" / "checkpoint-5").mkdir(parents=True)
+    proc = run_cli(*train_args(tmp_path, "--max_steps", "1"))
+    assert proc.returncode == 2 and "already holds checkpoints of an earlier run" in proc.stderr
+    proc = run_cli(*train_args(tmp_path / "empty", "--max_steps", "1", "--resume", "true"))
+    assert proc.returncode == 2 and "nothing to resume" in proc.stderr
+
+
+def test_after_a_collapse_the_final_adapter_is_the_last_checkpoint_before_it(tmp_path):
+    from types import SimpleNamespace
+
+    from training.cli.train import write_final_adapter
+
+    for step in (20, 40, 60):
+        folder = tmp_path / f"checkpoint-{step}"
+        folder.mkdir()
+        (folder / "adapter_model.safetensors").write_text(str(step))
+        (folder / "optimizer.pt").write_text("state")
+        (folder / "checkpoint_complete.json").write_text(json.dumps({"step": step, "reward": 0.5}))
+    guard = SimpleNamespace(stopped_at=64, collapsed_steps=20)  # the collapse began at step 45
+    final = write_final_adapter(trainer=None, output_dir=tmp_path, guard=guard)
+    assert final == tmp_path / "final" and (final / "adapter_model.safetensors").read_text() == "40"
+    assert not (final / "optimizer.pt").exists()

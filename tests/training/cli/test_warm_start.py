@@ -1,0 +1,133 @@
+"""make warm-start: supervised rows of mixed lengths from the train split, and a short run that writes an adapter."""
+
+import json
+import subprocess
+
+import pytest
+import torch
+
+from dataset_builders.prompts import interleave_target
+from tests.conftest import REPO_ROOT
+from training.core.arguments import RecipeError
+from training.cli.warm_start import WarmStartArguments, parse_words, warm_start_dataset, warm_start_tasks
+
+
+def test_rows_take_turns_over_the_word_counts_and_complete_with_the_target():
+    rows = warm_start_dataset(warm_start_tasks(WarmStartArguments(words="4,6")), size=5)
+    assert len(rows) == 5
+    for row, words in zip(rows, [4, 6, 4, 6, 4]):
+        text = row["prompt"][-1]["content"]
+        text_a = text.split("Text A:\n")[1].split("\n\nText B:")[0]
+        text_b = text.split("Text B:\n")[1]
+        assert len(text_a.split()) == words and len(text_b.split()) == words
+        assert row["completion"] == [{"role": "assistant", "content": interleave_target(text_a, text_b)}]
+
+
+def test_word_ranges():
+    assert parse_words("4-6") == [4, 5, 6] and parse_words("10") == [10]
+    assert parse_words("4-6, 10,500,5") == [4, 5, 6, 10, 500]
+    for bad in ("6-4", "0", "x", "4-", "4,,10"):
+        with pytest.raises(RecipeError, match="--words"):
+            parse_words(bad)
+
+
+def _make_warm_start(train_args: str):
+    """``make warm-start`` on the tiny model with small rows; fails the test with its stderr if the run fails."""
+    proc = subprocess.run(["make", "--no-print-directory", "warm-start", "MODEL=tiny-random-llama",
+                           f"TRAIN_ARGS=--per_device_train_batch_size 2 --max_length 512 --report_to none "
+                           f"--dataset_num_proc 1 {train_args}"],
+                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc
+
+
+def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
+    """Packed rows (several problems per row, as the recipe trains) of mixed lengths."""
+    from safetensors.torch import load_file
+
+    proc = _make_warm_start(f"--max_steps 3 --words 4-6,40 --problems 24 --packing true --logging_steps 1 "
+                            f"--output_dir {tmp_path}/run --results_dir {tmp_path}/res")
+    weights = load_file(tmp_path / "run" / "final" / "adapter_model.safetensors")
+    assert any("lora_B" in name and tensor.abs().sum() > 0 for name, tensor in weights.items())  # it trained
+    summary = json.loads((tmp_path / "res" / "summary.json").read_text())
+    assert summary["global_step"] == 3 and summary["steps_logged"] == 3 and summary["task"] == "interleave"
+    assert summary["tasks"] == ["words-4", "words-5", "words-6", "words-40"] and summary["words"] == "4-6,40"
+    assert summary["completion_budget"] > 2 * 40  # the budget of the longest length (two 40-word texts)
+    assert summary["packing"] is True and summary["problems"] == 24
+    assert summary["nonfinite_gradient_steps_skipped"] == []  # the same record as GRPO runs keep
+    assert "INIT_ADAPTER=" in proc.stdout
+
+    # a later phase continues that adapter (make warm-start RECIPE=...): it starts from its weights and moves them
+    proc = _make_warm_start(f"--max_steps 1 --warmup_steps 0 --words 4 --init_adapter {tmp_path}/run/final "
+                            f"--output_dir {tmp_path}/next --results_dir {tmp_path}/next-res")
+    assert f"continuing the adapter {tmp_path}/run/final" in proc.stdout
+    after = load_file(tmp_path / "next" / "final" / "adapter_model.safetensors")
+    assert after.keys() == weights.keys()
+    assert any(not torch.equal(after[name], weights[name]) for name in weights)  # it trained further
+    assert json.loads((tmp_path / "next-res" / "summary.json").read_text())["init_adapter"] == f"{tmp_path}/run/final"
+
+
+def test_curriculum_phases_hand_on_their_adapters():
+    """make curriculum: each supervised phase continues the adapter the step before it wrote."""
+    from training.core.arguments import RECIPES_DIR
+    from training.cli.warm_start import parse_warm_start_arguments
+
+    dry = subprocess.run(["make", "-n", "--no-print-directory", "curriculum"], cwd=REPO_ROOT, capture_output=True,
+                         text=True, timeout=120)
+    assert dry.returncode == 0, dry.stderr
+    steps = [line for line in dry.stdout.splitlines() if "make" in line and ("warm-start" in line or "train-stage"
+                                                                               in line or " eval " in line)]
+    phases = ["warm-start", "warm-start-long", "warm-start-500", "warm-start-500b", "warm-start-500c",
+              "warm-start-500d", "warm-start-500e"]
+    seen = []
+    previous = None
+    for step in steps:
+        if "train-stage" in step:
+            assert "N=3" in step and f"INIT_ADAPTER={previous}/final" in step
+            previous = "runs/stage-3"
+        elif " eval " in step:
+            assert f"ADAPTER={previous}/final" in step and "STAGES=1-6" in step
+        else:
+            recipe = step.split("RECIPE=")[1].split()[0]
+            args, sft, _ = parse_warm_start_arguments(["--config", str(RECIPES_DIR / f"{recipe}.yaml")])
+            assert args.init_adapter == (f"{previous}/final" if previous else None)
+            assert sft.output_dir == f"runs/{recipe}" and args.task == "interleave"
+            previous = sft.output_dir
+            seen.append(recipe)
+    assert seen == phases and previous == "runs/warm-start-500e" and len(steps) == len(phases) + 2
+
+
+def test_arithmetic_control_trains_grpo_from_its_supervised_adapter():
+    """make arithmetic-control: the supervised arithmetic phase, GRPO from its adapter, the eval of GRPO's adapter."""
+    from training.core.arguments import RECIPES_DIR, parse_run_arguments
+    from training.cli.warm_start import parse_warm_start_arguments
+
+    dry = subprocess.run(["make", "-n", "--no-print-directory", "arithmetic-control"], cwd=REPO_ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert dry.returncode == 0, dry.stderr
+    args, sft, _ = parse_warm_start_arguments(["--config", str(RECIPES_DIR / "warm-start-arithmetic.yaml")])
+    assert args.task == "arithmetic-3x2" and args.init_adapter is None
+    run, grpo, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "arithmetic-after-warm-start.yaml")])
+    assert run.task == "arithmetic-3x2" and run.init_adapter == f"{sft.output_dir}/final"
+    assert "RECIPE=warm-start-arithmetic" in dry.stdout and "arithmetic-after-warm-start.yaml" in dry.stdout
+    assert f"--adapter {grpo.output_dir}/final --stages \"\"" in dry.stdout
+
+
+def test_arithmetic_rows_are_train_products_and_never_a_held_out_pair():
+    from dataset_builders.arithmetic.problems import ArithmeticProblems
+    rows = warm_start_dataset(warm_start_tasks(WarmStartArguments(task="arithmetic-3x2")), size=2000)
+    held_out = ArithmeticProblems(3, 2).held_out_pairs()
+    for row in rows:
+        a, b = map(int, row["prompt"][-1]["content"].split("What is ")[1].split("?")[0].split(" * "))
+        assert row["completion"] == [{"role": "assistant", "content": str(a * b)}]
+        assert (a, b) not in held_out and 100 <= a <= 999 and 10 <= b <= 99
+    with pytest.raises(RecipeError, match="no task 'arithmetic-three-by-two'"):
+        warm_start_tasks(WarmStartArguments(task="arithmetic-three-by-two"))
+
+
+def test_make_warm_start_trains_an_arithmetic_adapter(tiny_model_dir, tmp_path):
+    proc = _make_warm_start(f"--task arithmetic --max_steps 2 --output_dir {tmp_path}/run --results_dir {tmp_path}/res")
+    assert "arithmetic problems" in proc.stdout and "make train-arithmetic) INIT_ADAPTER=" in proc.stdout
+    summary = json.loads((tmp_path / "res" / "summary.json").read_text())
+    assert summary["task"] == "arithmetic" and summary["tasks"] == ["arithmetic"] and summary["words"] is None
+    assert summary["global_step"] == 2 and (tmp_path / "run" / "final" / "adapter_model.safetensors").is_file()

@@ -1,0 +1,81 @@
+"""The fast rollout sampler: greedy output equals transformers' generate, weights follow the adapter."""
+
+import torch
+
+from tests.conftest import run_cli
+
+
+def _policy(tiny_model_dir):
+    from peft import LoraConfig, get_peft_model
+
+    from base_models.models import load_model
+
+    model, tokenizer = load_model(str(tiny_model_dir), device="cpu")
+    policy = get_peft_model(model, LoraConfig(r=4, target_modules="all-linear", task_type="CAUSAL_LM"))
+    torch.manual_seed(0)
+    for name, parameter in policy.named_parameters():
+        if "lora_B" in name:
+            parameter.data.normal_(0, 0.5)  # an adapter that changes the output
+    return policy.eval(), tokenizer
+
+
+def test_greedy_sampling_with_left_padding_equals_generate(tiny_model_dir):
+    from training.trainer.graph_sampler import ATTENTION, GraphSampler, merged_copy
+
+    policy, tokenizer = _policy(tiny_model_dir)
+    prompts = [list(range(100, 140)), list(range(300, 307)), list(range(500, 533))]
+    sampler = GraphSampler(merged_copy(policy))
+    assert sampler.model.config._attn_implementation == ATTENTION and sampler.boolean_mask
+    ours = sampler.sample(prompts, 12, [tokenizer.eos_token_id], tokenizer.pad_token_id, temperature=0)
+    bucketed = GraphSampler(sampler.model, batch_bucket=8).sample(prompts, 12, [tokenizer.eos_token_id],
+                                                                  tokenizer.pad_token_id, temperature=0)
+    assert bucketed == ours  # filler rows pad the batch to 8 and are dropped
+    reused = GraphSampler(sampler.model)
+    reused.sample([list(range(100, 170))] * 3, 12, [tokenizer.eos_token_id], tokenizer.pad_token_id, temperature=0)
+    assert reused.sample(prompts, 12, [tokenizer.eos_token_id], tokenizer.pad_token_id, temperature=0) == ours
+    assert len(reused._shapes) == 1  # the shorter prompts were padded into the existing, longer cache
+    for prompt, completion in zip(prompts, ours):
+        ids = torch.tensor([prompt])
+        reference = policy.generate(input_ids=ids, attention_mask=torch.ones_like(ids), max_new_tokens=12,
+                                    do_sample=False)[0, len(prompt):].tolist()
+        assert completion == reference[:len(completion)]
+        assert len(completion) == 12 or completion[-1] == tokenizer.eos_token_id
+
+
+def test_sync_weights_merges_the_current_adapter(tiny_model_dir):
+    from training.trainer.graph_sampler import merged_copy, sync_weights
+
+    policy, _ = _policy(tiny_model_dir)
+    copy = merged_copy(policy)
+    ids = torch.tensor([list(range(100, 120))])
+    with torch.no_grad():
+        for name, parameter in policy.named_parameters():
+            if "lora_A" in name:
+                parameter.add_(0.3)  # a training step moved the adapter
+        stale = copy(ids).logits
+        sync_weights(policy, copy)
+        torch.testing.assert_close(copy(ids).logits, policy(input_ids=ids).logits, rtol=1e-4, atol=1e-4)
+    assert not torch.allclose(stale, copy(ids).logits)
+    assert not any(p.requires_grad for p in copy.parameters())
+
+    half = merged_copy(policy, dtype=torch.bfloat16)  # a float32 policy trained under bf16 autocast
+    assert {p.dtype for p in half.parameters()} == {torch.bfloat16}
+    with torch.no_grad():
+        for name, parameter in policy.named_parameters():
+            if "lora_A" in name:
+                parameter.add_(0.3)
+        reference = policy(input_ids=ids).logits
+        stale_error = (half(ids).logits.float() - reference).abs().mean()
+        sync_weights(policy, half)
+        error = (half(ids).logits.float() - reference).abs().mean()
+    assert error < 0.01 and error < stale_error / 10  # bf16 rounding only
+
+
+def test_fast_generation_falls_back_to_trls_generate_where_it_does_not_apply(tiny_model_dir, tmp_path):
+    # Runs with the fast sampler (the recipes' default) are the other training tests (test_train_run.py).
+    proc = run_cli("-m", "training.cli.train", "--config", "training/recipes/stage-1.yaml", "--model", "tiny-random-llama",
+                   "--per_device_train_batch_size", "4", "--num_generations", "2", "--report_to", "none",
+                   "--derive_max_completion_length", "false", "--max_completion_length", "8", "--max_steps", "1",
+                   "--fast_generation", "true", "--top_k", "5", "--output_dir", str(tmp_path / "run"),
+                   "--results_dir", str(tmp_path / "results"))
+    assert proc.returncode == 0 and "fast generation is off (not supported with top_k)" in proc.stderr

@@ -1,0 +1,78 @@
+"""Curriculum promotion and a time budget: stop a stage when its validation score passes the bar, or time is up.
+
+Every ``every_steps`` steps the policy is scored greedily on the stage's first ``n_problems`` validation
+problems (``training.cli.evaluate``, the same scoring as ``make eval``); at ``bar`` or above the run stops
+and its final adapter is the promoted one. Each check is one line in ``promotion.jsonl`` of the run folder.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from transformers import TrainerCallback
+
+
+class StagePromotion(TrainerCallback):
+    """Stops training when the validation NW score reaches ``bar`` (checked every ``every_steps`` steps)."""
+
+    summary_key = "promoted_at"  # the run summary's name for stopped_at
+
+    def __init__(self, task: str, bar: float, every_steps: int, n_problems: int, path: str | Path, report=print):
+        self.task, self.bar, self.every_steps, self.n_problems = task, bar, every_steps, n_problems
+        self.path = Path(path)
+        self.report = report
+        self.stopped_at: int | None = None
+
+    def on_step_end(self, args, state, control, model=None, processing_class=None, **kwargs):
+        if state.global_step % self.every_steps or model is None or processing_class is None:
+            return
+        import torch
+
+        from training.cli.evaluate import evaluate_model
+
+        was_training = model.training
+        model.eval()
+        dtype = torch.bfloat16 if args.bf16 else None
+        rows = evaluate_model(model, processing_class, [self.task], self.n_problems, "validation", "trained",
+                                 batch_size=self.n_problems, log=lambda line: None, dtype=dtype)
+        model.train(was_training)
+        score = rows[0].nw_score
+        record = {"global_step": state.global_step, "timestamp": time.time(), "task": self.task,
+                  "validation_nw_score": score, "validation_exact_match": rows[0].exact_match, "bar": self.bar}
+        if state.is_world_process_zero:
+            with open(self.path, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps(record) + "\n")
+        passed = score >= self.bar
+        self.report(f"validation at step {state.global_step}: {self.task} NW {score:.3f}, exact "
+                    f"{rows[0].exact_match:.0%} over {rows[0].n} problems (bar {self.bar})"
+                    + ("; promoted: stopping the stage" if passed else ""))
+        if passed:
+            self.stopped_at = state.global_step
+            control.should_training_stop = True
+            control.should_save = True
+
+
+class TimeBudget(TrainerCallback):
+    """Stops training (saving first) once ``minutes`` of training have passed."""
+
+    summary_key = "time_budget_stopped_at"
+
+    def __init__(self, minutes: float, report=print, resume_hint: str = "RESUME=1 continues"):
+        self.seconds = minutes * 60
+        self.report = report
+        self.resume_hint = resume_hint
+        self.start: float | None = None
+        self.stopped_at: int | None = None
+
+    def on_train_begin(self, args, state, control, **kwargs):
+        self.start = time.time()
+
+    def on_step_end(self, args, state, control, **kwargs):
+        if self.start is not None and time.time() - self.start >= self.seconds and self.stopped_at is None:
+            self.stopped_at = state.global_step
+            control.should_training_stop = True
+            control.should_save = True
+            self.report(f"time budget of {self.seconds / 60:g} min used up at step {state.global_step}: stopping "
+                        f"({self.resume_hint})")

@@ -1,0 +1,164 @@
+"""``make warm-start``: a supervised warm start of the LoRA adapter on generated interleaves (TRL's SFTTrainer).
+
+The base SmolLM2 gets no GRPO signal at stage 1: it never writes an interleave, so every group of
+completions scores the same (results/pipeline-gpu). A short supervised run on (prompt, target
+interleave) pairs from the train split, with texts of a range of lengths, teaches the format; GRPO then
+starts from that adapter: ``make train-stage N=1 INIT_ADAPTER=runs/warm-start/final``.
+
+    python -m training.cli.warm_start --config training/recipes/warm-start.yaml [--words 4-25] [--max_steps N] ...
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from training.core.arguments import RecipeError
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class WarmStartArguments:
+    """What the supervised warm start trains on (the rest is TRL's SFTConfig and ModelConfig)."""
+
+    model_preset: str | None = field(default=None, metadata={"help": "a preset of training/recipes/models/"})
+    task: str = field(default="interleave", metadata={
+        "help": "interleave (target interleaves of --words words per text) or a task name (stage-3, arithmetic-3x2)"})
+    words: str = field(default="4-25", metadata={
+        "help": "words per text of the interleave task: counts and ranges, e.g. 4-25 or 4,6,8,10,25,50,100,500 "
+                "(each count equally often)"})
+    problems: int | None = field(default=None, metadata={
+        "help": "training problems to draw (default max_steps x batch; with packing a row holds several problems)"})
+    init_adapter: str | None = field(default=None, metadata={
+        "help": "continue training this LoRA adapter folder (e.g. an earlier warm start) instead of a fresh one"})
+    max_train_minutes: float | None = field(default=None, metadata={
+        "help": "stop (saving the adapter) after this many minutes of training"})
+    problem_seed: int = field(default=0, metadata={"help": "seed of the training problems (problem i = f(seed, i))"})
+    results_dir: str | None = field(default=None, metadata={"help": "metrics and summary (default results/<run>)"})
+
+
+def parse_words(spec: str) -> list[int]:
+    """``"4-25"`` -> [4, ..., 25]; ``"10"`` -> [10]; ``"4-6,10,500"`` -> [4, 5, 6, 10, 500]."""
+    counts: set[int] = set()
+    for part in str(spec).replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()) or int(first) < 1 or int(last or first) < int(first):
+            raise RecipeError(f"--words {spec!r}: expected word counts and ranges such as 4-25 or 4,10,25,50")
+        counts.update(range(int(first), int(last or first) + 1))
+    return sorted(counts)
+
+
+def warm_start_tasks(args: WarmStartArguments) -> list:
+    """The tasks the run draws from in turns (``dataset_builders.tasks.mix``)."""
+    from dataset_builders import tasks
+
+    try:
+        return tasks.mix(args.task, parse_words(args.words), args.problem_seed)
+    except tasks.UnknownTask as exc:
+        raise RecipeError(str(exc)) from None
+
+
+def warm_start_dataset(task_list: list, size: int):
+    """``size`` prompt-completion rows (TRL's conversational format) of train problems, the tasks taking turns."""
+    import datasets
+
+    rows = []
+    for i in range(size):  # the tasks (word counts) take turns, so every batch mixes lengths
+        task = task_list[i % len(task_list)]
+        rows.append(task.supervised_row(task.problem("train", i // len(task_list))))
+    return datasets.Dataset.from_list(rows)
+
+
+def parse_warm_start_arguments(argv: list[str] | None = None):
+    """(WarmStartArguments, SFTConfig, ModelConfig) from a recipe, its model preset and the command line."""
+    from trl import ModelConfig, SFTConfig
+
+    from training.core.arguments import parse_recipe
+
+    return parse_recipe((WarmStartArguments, SFTConfig, ModelConfig), argv)
+
+
+def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
+    """Train the adapter; returns the final adapter folder (``output_dir/final``)."""
+    from trl import SFTTrainer
+
+    from training.callbacks.nonfinite_guard import SkipNonFiniteGradients
+    from training.callbacks.run_metrics import MetricsFile, read_metrics
+    from training.cli.train import adapter_folder, device_name, load_policy, report
+
+    output_dir = Path(sft_args.output_dir)
+    run_name = sft_args.run_name or output_dir.name
+    results_dir = Path(args.results_dir or Path("results") / run_name)
+    words = parse_words(args.words)
+    size = args.problems or \
+        sft_args.max_steps * sft_args.per_device_train_batch_size * sft_args.gradient_accumulation_steps
+    if size <= 0:
+        raise RecipeError("set --max_steps (the warm start draws max_steps x batch problems)")
+    task_list = warm_start_tasks(args)
+    rows = "packed rows of " + str(sft_args.max_length) + " tokens" if sft_args.packing else "problems"
+    what = (f"problems of {words[0]}-{words[-1]} words per text ({len(words)} counts)" if len(task_list) > 1
+            else f"{task_list[0].name} problems")
+    report(f"warm start {run_name}: {sft_args.max_steps} steps x {sft_args.per_device_train_batch_size} {rows}, "
+           f"{size} {what}, output {output_dir}/")
+    init_adapter = adapter_folder(args.init_adapter) if args.init_adapter else None
+    if init_adapter:
+        report(f"continuing the adapter {init_adapter}/")
+    dataset = warm_start_dataset(task_list, size)
+    model, tokenizer, peft_config = load_policy(model_args, init_adapter, sft_args.bf16)
+    nonfinite = SkipNonFiniteGradients(report=report)
+    callbacks = [MetricsFile(output_dir / "metrics.jsonl", report=report, step_key="loss"), nonfinite]
+    if args.max_train_minutes:
+        from training.callbacks.promotion import TimeBudget
+
+        callbacks.append(TimeBudget(args.max_train_minutes, report=report,
+                                    resume_hint=f"--init_adapter {output_dir}/final continues the adapter"))
+    trainer = SFTTrainer(model=model, args=sft_args, train_dataset=dataset, processing_class=tokenizer,
+                         peft_config=peft_config, callbacks=callbacks)
+    start = time.time()
+    trainer.train()
+    final = output_dir / "final"
+    trainer.save_model(str(final))
+    records = read_metrics(output_dir / "metrics.jsonl") if (output_dir / "metrics.jsonl").exists() else []
+    results_dir.mkdir(parents=True, exist_ok=True)
+    losses = [r["loss"] for r in records if "loss" in r]
+    summary = {"run": run_name, "task": args.task, "tasks": [t.name for t in task_list],
+               "words": args.words if any(t.words for t in task_list) else None,
+               # what inference needs at the longest length trained (the one budget formula)
+               "completion_budget": max(t.completion_budget(tokenizer) for t in task_list),
+               "model": model_args.model_name_or_path,
+               "init_adapter": str(init_adapter) if init_adapter else None,
+               "train_sampling_strategy": sft_args.train_sampling_strategy,
+               "nonfinite_gradient_steps_skipped": nonfinite.skipped_steps,
+               "problems": size, "packing": sft_args.packing, "max_length": sft_args.max_length,
+               "max_steps": sft_args.max_steps, "global_step": trainer.state.global_step,
+               "wall_seconds": time.time() - start, "device": device_name(trainer.args.device),
+               "final_adapter": str(final), "loss_first": losses[0] if losses else None,
+               "loss_last": losses[-1] if losses else None,
+               "sft": {"learning_rate": sft_args.learning_rate, "batch": sft_args.per_device_train_batch_size},
+               "lora": {"lora_r": model_args.lora_r, "lora_alpha": model_args.lora_alpha}, "steps_logged": len(losses)}
+    (results_dir / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
+    if records:
+        (results_dir / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    report(f"warm start done: adapter {final}/ (loss {summary['loss_first']} -> {summary['loss_last']}); "
+           f"next: GRPO from it: make train-stage N=... (or make train-arithmetic) INIT_ADAPTER={final}")
+    return final
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        args, sft_args, model_args = parse_warm_start_arguments(argv)
+        warm_start(args, sft_args, model_args)
+    except RecipeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

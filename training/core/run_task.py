@@ -1,0 +1,33 @@
+"""The task a run trains on: the registry's task (``dataset_builders.tasks``), with rewards from the recipe if it names any."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from dataset_builders import tasks
+from dataset_builders.task import Task
+from training.core.arguments import RecipeError
+
+
+def import_reward(dotted: str) -> Callable:
+    """The reward function at a dotted import path such as ``my_pkg.rewards.my_reward``."""
+    module_name, _, attribute = dotted.rpartition(".")
+    try:
+        function = getattr(importlib.import_module(module_name), attribute) if module_name else None
+    except (ImportError, AttributeError) as exc:
+        raise RecipeError(f"cannot import reward function {dotted!r}: {exc}") from exc
+    if not callable(function):
+        raise RecipeError(f"reward function {dotted!r} must be a dotted path to a callable")
+    return function
+
+
+def task_for(run_args) -> Task:
+    """The task a run's arguments name; ``reward_funcs`` (dotted paths), if given, replace its rewards."""
+    try:
+        task = tasks.get(run_args.task, run_args.data_seed_problems)
+    except tasks.UnknownTask as exc:
+        raise RecipeError(str(exc)) from None
+    if run_args.reward_funcs:
+        task = task.with_rewards([import_reward(name) for name in run_args.reward_funcs])
+    return task

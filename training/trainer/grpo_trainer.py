@@ -1,0 +1,203 @@
+"""TRL's GRPOTrainer plus two things it lacks: dynamic sampling, and every scored rollout handed to observers.
+
+The override wraps ``_generate_and_score_completions`` (one generation batch): it records each
+completion with its prompt, reference and rewards, replaces prompt groups whose rewards are all
+equal with fresh problems (up to ``dynamic_sampling_rounds`` times; one process only), and passes the
+rollouts to observers (completion log, sample outputs, collapse guard). TRL's own reward metrics keep
+describing the step's own prompts: metrics from resampling rounds are dropped and reported separately.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from accelerate.utils import gather_object
+from trl import GRPOTrainer
+
+from dataset_builders.prompts import completion_text
+from training.callbacks.collapse_guard import GroupStats, group_stats
+from training.trainer.dynamic_sampling import replace_groups, zero_std_groups
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Rollout:
+    """One scored generation batch, in global order (groups of ``group_size`` consecutive records)."""
+
+    step: int  # the optimizer step these generations are for (1-based)
+    round: int  # 0: the step's own prompts; 1, 2, ...: dynamic sampling rounds
+    group_size: int
+    records: list[dict] = field(default_factory=list)  # id, prompt, completion, reference, rewards, reward, advantage
+
+    @property
+    def rewards(self) -> list[float]:
+        return [r["reward"] for r in self.records]
+
+    def stats(self) -> GroupStats:
+        return group_stats([r["completion"] for r in self.records], self.rewards, self.group_size)
+
+
+def _prompt_text(prompt) -> str:
+    """The last user turn of a conversational prompt (or the prompt string)."""
+    if isinstance(prompt, str):
+        return prompt
+    return next((m["content"] for m in reversed(prompt) if m.get("role") == "user"), str(prompt))
+
+
+class ObservedGRPOTrainer(GRPOTrainer):
+    """GRPOTrainer with dynamic sampling and rollout observers.
+
+    ``reference_column``: the dataset column logged as each completion's reference (``target``, ``answer``).
+    ``resample_problems``: an iterator of fresh problems (dataset rows) for dynamic sampling.
+    ``observers``: callables ``(rollouts: list[Rollout], final: Rollout) -> None``, called on the main process.
+    ``data_position`` / ``resample_position``: problems drawn so far from the stream and the resampling range.
+    """
+
+    def __init__(self, *args, reference_column: str = "target", resample_problems: Iterator[dict] | None = None,
+                 dynamic_sampling_rounds: int = 0, observers: list[Callable] | None = None,
+                 data_position: int = 0, resample_position: int = 0, fast_generation: bool = False,
+                 fast_generation_compile: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.graph_sampler = self._graph_sampler(fast_generation_compile) if fast_generation else None
+        self._generation_seconds = 0.0
+        self.reference_column = reference_column
+        self.resample_problems = resample_problems
+        self.dynamic_sampling_rounds = dynamic_sampling_rounds if resample_problems is not None else 0
+        self.observers = list(observers or [])
+        self.data_position = data_position
+        self.resample_position = resample_position
+        self._scored: tuple | None = None
+        self._rng_checkpoint: str | None = None
+        if self.dynamic_sampling_rounds and self.accelerator.num_processes > 1:
+            logger.warning("dynamic sampling runs on one process only; it is off for this %d-process run "
+                           "(the collapse guard still watches)", self.accelerator.num_processes)
+            self.dynamic_sampling_rounds = 0
+
+    def _graph_sampler(self, compile: bool = False):
+        """A GraphSampler on a merged copy of the policy, or None (with the reason) where it does not apply."""
+        from training.trainer.graph_sampler import GraphSampler, merged_copy
+
+        unsupported = {"vLLM": self.use_vllm, "top_k": self.top_k not in (None, 0), "top_p": self.top_p != 1.0,
+                       "min_p": self.min_p is not None, "repetition_penalty": self.repetition_penalty != 1.0,
+                       "FSDP (sharded parameters)": self.is_fsdp_enabled, "DeepSpeed": self.is_deepspeed_enabled}
+        reasons = [name for name, on in unsupported.items() if on]
+        if reasons:
+            logger.warning("fast generation is off (not supported with %s); using TRL's generate", ", ".join(reasons))
+            return None
+        import torch
+
+        batch = self.args.per_device_train_batch_size * self.args.steps_per_generation  # one local generation batch
+        # Sample at the precision the mixed-precision forward computes in (the weights may be float32).
+        dtype = torch.bfloat16 if self.args.bf16 else torch.float16 if self.args.fp16 else None
+        return GraphSampler(merged_copy(self.accelerator.unwrap_model(self.model), dtype=dtype), compile=compile,
+                            batch_bucket=batch)
+
+    def _generate_single_turn(self, prompt_ids, images, multimodal_fields, num_generations, has_tool_images=False):
+        start = time.perf_counter()
+        try:
+            if self.graph_sampler is None or images is not None or not self.model.training:
+                return super()._generate_single_turn(prompt_ids, images, multimodal_fields, num_generations,
+                                                     has_tool_images)
+            from training.trainer.graph_sampler import sync_weights
+
+            sync_weights(self.accelerator.unwrap_model(self.model), self.graph_sampler.model)
+            completions = self.graph_sampler.sample(prompt_ids, self.max_completion_length, self.eos_token_ids,
+                                                    self._tokenizer.pad_token_id, self.temperature)
+            return completions, None
+        finally:  # token ids come back as lists, so the GPU work is done by now
+            self._generation_seconds += time.perf_counter() - start
+
+    def _load_rng_state(self, checkpoint):
+        # The Trainer restores RNG states before it builds the dataloader iterator, which draws a seed from the
+        # global RNG; an uninterrupted run drew that seed at its start. Restore them again right before the
+        # first step so a resumed run samples exactly what the uninterrupted run would have.
+        super()._load_rng_state(checkpoint)
+        self._rng_checkpoint = checkpoint
+
+    def training_step(self, model, inputs, num_items_in_batch):
+        if self._rng_checkpoint is not None:
+            super()._load_rng_state(self._rng_checkpoint)
+            self._rng_checkpoint = None
+        return super().training_step(model, inputs, num_items_in_batch)
+
+    def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
+        rewards_per_func = super()._calculate_rewards(inputs, prompts, completions, completion_ids_list)
+        self._scored = (inputs, completions, rewards_per_func)
+        return rewards_per_func
+
+    def _rollout(self, step: int, round_: int, output: dict) -> Rollout:
+        """The records of the batch just scored, gathered from every process."""
+        inputs, completions, rewards_per_func = self._scored
+        local = [{"id": x.get("id"), "prompt": _prompt_text(x["prompt"]), "completion": completion_text(c),
+                  "reference": x.get(self.reference_column)} for x, c in zip(inputs, completions, strict=True)]
+        records = gather_object(local)
+        advantages = self.accelerator.gather(output["advantages"]).tolist()
+        weights = self.reward_weights.to(rewards_per_func.device)
+        totals = (rewards_per_func * weights.unsqueeze(0)).nansum(dim=1).tolist()
+        for i, record in enumerate(records):
+            record["rewards"] = {name: _finite(rewards_per_func[i, j].item())
+                                 for j, name in enumerate(self.reward_func_names)}
+            record["reward"] = totals[i]
+            record["advantage"] = advantages[i]
+            record["round"] = round_
+        return Rollout(step=step, round=round_, group_size=self.num_generations, records=records)
+
+    def _generate_and_score_completions(self, inputs):
+        if not self.model.training:
+            return super()._generate_and_score_completions(inputs)
+        step = self.state.global_step + 1
+        self._generation_seconds = 0.0
+        output = super()._generate_and_score_completions(inputs)
+        first = self._rollout(step, 0, output)
+        self.data_position += len(first.records) // self.num_generations
+        rollouts, final_records = [first], list(first.records)
+        for round_ in range(1, self.dynamic_sampling_rounds + 1):
+            zero = zero_std_groups([r["reward"] for r in final_records], self.num_generations)
+            if not zero:
+                break
+            output, fresh = self._resample(step, round_, output, zero, final_records)
+            rollouts.append(fresh)
+        final = Rollout(step=step, round=rollouts[-1].round, group_size=self.num_generations, records=final_records)
+        self._record_group_metrics(first, final, rollouts)
+        self._metrics["train"]["time/generation"].append(self._generation_seconds)  # all rounds of the step
+        if self.accelerator.is_main_process:
+            for observe in self.observers:
+                observe(rollouts, final)
+        return output
+
+    def _resample(self, step: int, round_: int, output: dict, zero: list[int], final_records: list[dict]):
+        """Generate fresh groups for the zero-variance groups ``zero``; splice in those that have variance."""
+        size = self.num_generations
+        problems = [next(self.resample_problems) for _ in zero]
+        self.resample_position += len(problems)
+        fresh_inputs = [problem for problem in problems for _ in range(size)]
+        kept_metrics = {key: len(values) for key, values in self._metrics["train"].items()}
+        fresh_output = super()._generate_and_score_completions(fresh_inputs)
+        for key, values in self._metrics["train"].items():  # TRL's step metrics describe the step's own prompts
+            del values[kept_metrics.get(key, 0) if key != "num_tokens" else len(values):]
+        fresh = self._rollout(step, round_, fresh_output)
+        varied = set(range(len(problems))) - set(zero_std_groups(fresh.rewards, size))
+        pairs = [(dst, src) for src, dst in enumerate(zero) if src in varied]
+        for dst, src in pairs:
+            final_records[dst * size:(dst + 1) * size] = fresh.records[src * size:(src + 1) * size]
+        return replace_groups(output, fresh_output, pairs, size, self._tokenizer.pad_token_id), fresh
+
+    def _record_group_metrics(self, first: Rollout, final: Rollout, rollouts: list[Rollout]) -> None:
+        metrics = self._metrics["train"]
+        first_stats, final_stats = first.stats(), final.stats()
+        metrics["groups/zero_std_fraction_sampled"].append(first_stats.zero_std_fraction)
+        metrics["groups/identical_fraction_sampled"].append(first_stats.identical_fraction)
+        metrics["groups/zero_std_fraction_trained"].append(final_stats.zero_std_fraction)
+        metrics["groups/resampled"].append(float(sum(len(r.records) for r in rollouts[1:]) // self.num_generations))
+        metrics["data/position"] = [float(self.data_position)]
+
+
+def _finite(value: float) -> float | None:
+    """JSON-safe reward: None where a reward function abstained (NaN)."""
+    return None if math.isnan(value) else value
+
