@@ -19,7 +19,7 @@ MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
 .PHONY: help setup corpus model train-stage train-arithmetic test clean lock dataset-preview publish-datasets publish-metric \
-	publish-model publish-space publish-base-model publish hub-serve bench-metric bench-train space browser eval warm-start curriculum arithmetic-control
+	publish-model publish-space publish-base-model publish hub-serve bench-metric bench-train bench-datasets space browser eval warm-start curriculum arithmetic-control
 
 help:  ## list the targets
 	@grep -hE '^[a-zA-Z0-9_%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
@@ -137,6 +137,9 @@ hub-serve: $(STAMP)  ## serve the local hub (HUB_DIR, default dist/hub) over the
 
 bench-metric: $(STAMP)  ## time the Needleman-Wunsch metric vs pure Python, Biopython, rapidfuzz; writes results/bench-metric/
 	@$(PY) -m benchmarks.bench_metric --results results/bench-metric
+
+bench-datasets: $(STAMP)  ## time problem generation per curriculum stage and arithmetic; writes results/datasets/speed.*
+	@$(PY) -m benchmarks.bench_datasets --out results/datasets
 
 BENCH_ARGS ?=
 bench-train: $(STAMP)  ## GPU: TRL defaults vs the project's settings (rollout tokens/s, GRPO step time, memory, reward); writes results/bench/

@@ -48,6 +48,11 @@ class EvalRow:
         """The task's main score: the NW score, or for arithmetic (no NW score) the partial credit."""
         return self.nw_score if self.nw_score is not None else self.partial_credit
 
+    @property
+    def score_name(self) -> str:
+        """The field ``score`` reads."""
+        return "nw_score" if self.nw_score is not None else "partial_credit"
+
     def __post_init__(self):
         problems = []
         try:

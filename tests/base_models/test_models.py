@@ -5,7 +5,7 @@ import torch
 
 from tests.conftest import run_cli
 from base_models.models import (
-    EMBEDDED_GGUF_SHA256, EMBEDDED_MODEL, TINY_RANDOM_MODEL, ModelUnavailable, embedded_gguf, load_model,
+    EMBEDDED_GGUF_SHA256, EMBEDDED_MODEL, TINY_RANDOM_MODEL, ModelUnavailable, embedded_gguf, end_token_ids, load_model,
     resolve_model,
 )
 
@@ -52,7 +52,7 @@ def test_model_package_that_cannot_be_installed_is_a_clear_error(tmp_path):
 
 
 def test_model_cli_describes_the_model(tiny_model_dir):
-    proc = run_cli("-m", "base_models.models", "--model", TINY_RANDOM_MODEL)
+    proc = run_cli("-m", "base_models", "--model", TINY_RANDOM_MODEL)
     assert proc.returncode == 0, proc.stderr
     assert "llama, 2 layers, hidden 64, vocab 49152" in proc.stdout and "chat template: yes" in proc.stdout
 
@@ -69,3 +69,12 @@ def test_embedded_model_answers_on_cpu():
     out = model.generate(**ids, max_new_tokens=12, do_sample=False)
     answer = tokenizer.decode(out[0][ids["input_ids"].shape[1]:], skip_special_tokens=True)
     assert "Paris" in answer, answer
+
+
+def test_end_token_ids_merge_the_tokenizer_and_generation_config():
+    from types import SimpleNamespace
+
+    tokenizer = SimpleNamespace(eos_token_id=0)
+    for declared, expected in ((2, [0, 2]), ([2, 0], [0, 2]), (None, [0]), ([0], [0])):
+        model = SimpleNamespace(generation_config=SimpleNamespace(eos_token_id=declared))
+        assert end_token_ids(model, tokenizer) == expected

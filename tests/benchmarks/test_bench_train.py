@@ -5,8 +5,8 @@ import subprocess
 
 import pytest
 
-from tests.conftest import REPO_ROOT
 from benchmarks.bench_train import merge_results, parse_grpo_runs, render_table, summarize_grpo
+from tests.conftest import REPO_ROOT, run_cli
 
 
 def _records(step_times, rewards, generation, peak):
@@ -63,3 +63,8 @@ def test_make_bench_train_without_a_gpu_says_so():
     assert proc.returncode == 2
     assert "needs a CUDA GPU" in proc.stderr and "Traceback" not in proc.stderr
     json.dumps(proc.stdout)  # printable
+
+
+def test_generation_benchmark_says_it_needs_a_gpu():
+    proc = run_cli("-m", "benchmarks.bench_generation")
+    assert proc.returncode == 2 and "needs a CUDA GPU" in proc.stderr

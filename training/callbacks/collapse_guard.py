@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from transformers import TrainerCallback
 
-from training.trainer.dynamic_sampling import zero_std_groups
+from training.core.reward_groups import zero_std_groups
 
 logger = logging.getLogger(__name__)
 

@@ -1,8 +1,9 @@
 """Curriculum promotion and a time budget: stop a stage when its validation score passes the bar, or time is up.
 
-Every ``every_steps`` steps the policy is scored greedily on the stage's first ``n_problems`` validation
-problems (``training.cli.evaluate``, the same scoring as ``make eval``); at ``bar`` or above the run stops
-and its final adapter is the promoted one. Each check is one line in ``promotion.jsonl`` of the run folder.
+Every ``every_steps`` steps the policy is scored greedily on the task's first ``n_problems`` validation
+problems (the ``score`` the run passes in: ``training.trainer.greedy_eval``, the same scoring as ``make eval``); at
+``bar`` or above the run stops and its final adapter is the promoted one. Each check is one line in
+``promotion.jsonl`` of the run folder.
 """
 
 from __future__ import annotations
@@ -15,12 +16,18 @@ from transformers import TrainerCallback
 
 
 class StagePromotion(TrainerCallback):
-    """Stops training when the validation NW score reaches ``bar`` (checked every ``every_steps`` steps)."""
+    """Stops training when the validation score reaches ``bar`` (checked every ``every_steps`` steps).
+
+    ``score(model, tokenizer, dtype, n_problems)``: the eval row (``model_cards.eval_results.EvalRow``) of the
+    policy on the task's first ``n_problems`` validation problems.
+    """
 
     summary_key = "promoted_at"  # the run summary's name for stopped_at
 
-    def __init__(self, task: str, bar: float, every_steps: int, n_problems: int, path: str | Path, report=print):
+    def __init__(self, task: str, bar: float, every_steps: int, n_problems: int, path: str | Path, score,
+                 score_label: str = "score", report=print):
         self.task, self.bar, self.every_steps, self.n_problems = task, bar, every_steps, n_problems
+        self.score, self.score_label = score, score_label
         self.path = Path(path)
         self.report = report
         self.stopped_at: int | None = None
@@ -30,23 +37,19 @@ class StagePromotion(TrainerCallback):
             return
         import torch
 
-        from training.cli.evaluate import evaluate_model
-
         was_training = model.training
         model.eval()
-        dtype = torch.bfloat16 if args.bf16 else None
-        rows = evaluate_model(model, processing_class, [self.task], self.n_problems, "validation", "trained",
-                                 batch_size=self.n_problems, log=lambda line: None, dtype=dtype)
+        row = self.score(model, processing_class, torch.bfloat16 if args.bf16 else None, self.n_problems)
         model.train(was_training)
-        score = rows[0].nw_score
+        score = row.score
         record = {"global_step": state.global_step, "timestamp": time.time(), "task": self.task,
-                  "validation_nw_score": score, "validation_exact_match": rows[0].exact_match, "bar": self.bar}
+                  f"validation_{row.score_name}": score, "validation_exact_match": row.exact_match, "bar": self.bar}
         if state.is_world_process_zero:
             with open(self.path, "a", encoding="utf-8") as handle:
                 handle.write(json.dumps(record) + "\n")
         passed = score >= self.bar
-        self.report(f"validation at step {state.global_step}: {self.task} NW {score:.3f}, exact "
-                    f"{rows[0].exact_match:.0%} over {rows[0].n} problems (bar {self.bar})"
+        self.report(f"validation at step {state.global_step}: {self.task} {self.score_label} {score:.3f}, exact "
+                    f"{row.exact_match:.0%} over {row.n} problems (bar {self.bar})"
                     + ("; promoted: stopping the stage" if passed else ""))
         if passed:
             self.stopped_at = state.global_step

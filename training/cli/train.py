@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import shutil
 import sys
 import time
 from pathlib import Path
 
+from base_models.models import ModelUnavailable
 from dataset_builders.fetch import FetchError
 from publishing.hub import HubError
 from training.core.arguments import RecipeError, RunArguments, parse_run_arguments
-from base_models.models import ModelUnavailable
+from training.core.reporting import report
+from training.core.runs import adapter_folder, device_name, load_policy
 
 logger = logging.getLogger("training.cli.train")
 
@@ -29,23 +30,9 @@ EXIT_SETUP_ERROR = 2
 EXIT_COLLAPSED = 3
 
 
-def report(line: str) -> None:
-    """Run reports a person should see (saves, pruning, collapse, clipping): one line on stdout (first process only)."""
-    if os.environ.get("RANK", "0") == "0":  # set by accelerate launch / torchrun for each process
-        print(line, flush=True)
-
-
 def previous_task_adapter(output_dir: Path, previous: str) -> Path:
     """Where the run of task ``previous`` in the same runs folder leaves its final adapter."""
     return output_dir.parent / previous / "final"
-
-
-def adapter_folder(path: str | Path) -> Path:
-    """``--init_adapter``'s folder, checked to hold a LoRA adapter."""
-    path = Path(path)
-    if not (path / "adapter_config.json").is_file():
-        raise RecipeError(f"--init_adapter {path} is not a LoRA adapter folder (no adapter_config.json)")
-    return path
 
 
 def initial_adapter(run_args: RunArguments, task, output_dir: Path) -> Path | None:
@@ -78,25 +65,6 @@ def resume_checkpoint(run_args: RunArguments, output_dir: Path) -> tuple[Path | 
     return None, {}
 
 
-def load_policy(model_args, adapter: Path | None, bf16: bool):
-    """(model, tokenizer, peft_config): the model carries the trainable adapter, or peft_config is TRL's to add."""
-    from peft import PeftModel
-    from trl import get_peft_config
-
-    from base_models.models import load_model
-
-    dtype = model_args.dtype if model_args.dtype not in (None, "auto") else ("bfloat16" if bf16 else "float32")
-    model, tokenizer = load_model(model_args.model_name_or_path, dtype=dtype, device="cpu")
-    if tokenizer.pad_token is None:
-        tokenizer.pad_token = tokenizer.eos_token
-    if adapter is not None:
-        return PeftModel.from_pretrained(model, str(adapter), is_trainable=True), tokenizer, None
-    peft_config = get_peft_config(model_args)
-    if peft_config is None:
-        raise RecipeError("this project trains LoRA adapters: set use_peft: true (model presets do)")
-    return model, tokenizer, peft_config
-
-
 def write_final_adapter(trainer, output_dir: Path, guard) -> Path | None:
     """``output_dir/final``: the trained adapter, or after a collapse the last checkpoint saved before it began.
 
@@ -119,13 +87,6 @@ def write_final_adapter(trainer, output_dir: Path, guard) -> Path | None:
     report(f"collapse: final adapter is {good[-1].path.name}, the last checkpoint before the collapse began "
            f"(step {began})")
     return final
-
-
-def device_name(device) -> str:
-    """What trained: the GPU's name (``NVIDIA H100 80GB HBM3``) or ``cpu``."""
-    import torch
-
-    return torch.cuda.get_device_name(device) if device.type == "cuda" else device.type
 
 
 def prepare_hub_push(grpo_args, task_name: str) -> None:
@@ -154,10 +115,18 @@ def stage_limits(run_args: RunArguments, task, output_dir: Path) -> list:
     """The callbacks that end a run early: promotion at the validation bar, and the time budget."""
     from training.callbacks.promotion import StagePromotion, TimeBudget
 
+    from training.trainer.greedy_eval import evaluate_model
+
+    def score(model, tokenizer, dtype, n_problems):
+        """The policy's eval row on the task's first ``n_problems`` validation problems (greedy)."""
+        return evaluate_model(model, tokenizer, [task.name], n_problems, "validation", "trained",
+                              batch_size=n_problems, log=lambda line: None, dtype=dtype)[0]
+
     limits = []
     if run_args.promotion_bar is not None:
         limits.append(StagePromotion(task.name, run_args.promotion_bar, run_args.promotion_every,
-                                     run_args.promotion_problems, output_dir / "promotion.jsonl", report=report))
+                                     run_args.promotion_problems, output_dir / "promotion.jsonl", score,
+                                     score_label=task.score_label, report=report))
     if run_args.max_train_minutes is not None:
         limits.append(TimeBudget(run_args.max_train_minutes, report=report))
     return limits

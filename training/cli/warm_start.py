@@ -89,7 +89,8 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
 
     from training.callbacks.nonfinite_guard import SkipNonFiniteGradients
     from training.callbacks.run_metrics import MetricsFile, read_metrics
-    from training.cli.train import adapter_folder, device_name, load_policy, report
+    from training.core.reporting import report
+    from training.core.runs import adapter_folder, device_name, load_policy
 
     output_dir = Path(sft_args.output_dir)
     run_name = sft_args.run_name or output_dir.name

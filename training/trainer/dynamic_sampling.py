@@ -12,16 +12,12 @@ from collections.abc import Sequence
 import torch
 import torch.nn.functional as F
 
+from training.core.reward_groups import zero_std_groups
+
+__all__ = ["replace_groups", "zero_std_groups"]
+
 LEFT_PADDED = frozenset({"prompt_ids", "prompt_mask"})  # TRL pads prompts on the left, completions on the right
 TOKEN_IDS = frozenset({"prompt_ids", "completion_ids"})
-
-
-def zero_std_groups(rewards: Sequence[float], group_size: int, atol: float = 1e-6) -> list[int]:
-    """Indices of the groups (consecutive ``group_size`` rewards) whose rewards are all equal."""
-    if len(rewards) % group_size:
-        raise ValueError(f"{len(rewards)} rewards do not form groups of {group_size}")
-    groups = [rewards[i:i + group_size] for i in range(0, len(rewards), group_size)]
-    return [g for g, values in enumerate(groups) if max(values) - min(values) <= atol]
 
 
 def _pad_width(tensor: torch.Tensor, width: int, left: bool, value: float) -> torch.Tensor:
