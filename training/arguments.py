@@ -64,6 +64,8 @@ class RunArguments:
     promotion_problems: int = field(default=64, metadata={"help": "validation problems per promotion check"})
     max_train_minutes: float | None = field(default=None, metadata={
         "help": "stop (saving a checkpoint) after this many minutes of training; RESUME=1 continues"})
+    nonfinite_probe_dir: str | None = field(default=None, metadata={
+        "help": "diagnostic: replay steps with non-finite gradients and write reports here (training.nonfinite_probe)"})
 
     def __post_init__(self):
         if self.task not in TASKS:

@@ -72,6 +72,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
         self.data_position = data_position
         self.resample_position = resample_position
         self._scored: tuple | None = None
+        self.nonfinite_probe = None  # training.nonfinite_probe.NonFiniteProbe, when diagnosing
         self._rng_checkpoint: str | None = None
         if self.dynamic_sampling_rounds and self.accelerator.num_processes > 1:
             logger.warning("dynamic sampling runs on one process only; it is off for this %d-process run "
@@ -118,6 +119,12 @@ class ObservedGRPOTrainer(GRPOTrainer):
         # first step so a resumed run samples exactly what the uninterrupted run would have.
         super()._load_rng_state(checkpoint)
         self._rng_checkpoint = checkpoint
+
+    def _prepare_inputs(self, generation_batch):
+        inputs = super()._prepare_inputs(generation_batch)
+        if self.nonfinite_probe is not None and self.model.training:
+            self.nonfinite_probe.remember(inputs)  # the micro-batch the loss is computed on
+        return inputs
 
     def training_step(self, model, inputs, num_items_in_batch):
         if self._rng_checkpoint is not None:

@@ -234,6 +234,10 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         dynamic_sampling_rounds=run_args.dynamic_sampling_rounds, observers=observers, data_position=data_position,
         fast_generation=run_args.fast_generation, fast_generation_compile=run_args.fast_generation_compile,
         resample_position=resample_position)
+    if run_args.nonfinite_probe_dir:
+        from training.nonfinite_probe import NonFiniteProbe
+
+        trainer.nonfinite_probe = nonfinite.probe = NonFiniteProbe(trainer, run_args.nonfinite_probe_dir, report=report)
     retention.extra_state = lambda: {"data_position": trainer.data_position,
                                      "resample_position": trainer.resample_position}
 
