@@ -1,12 +1,19 @@
 # The one set-up of a lent GPU machine (source it from the project root: `source scripts/gpu/setup.sh`).
 # Idempotent: installs what the carried bundles of scripts/gpu/pack.sh hold and is not there yet
-# (.gpu/a: wheels + first model half; .gpu/b: second half -> bf16 safetensors model; .gpu/c: the built corpus),
-# then exports what the project's modules need. Carry .gpu/a in one call and .gpu/b + .gpu/c in the next
-# (one call carries at most 64 MiB); a machine that went cold needs both again.
+# (.gpu/a: the first model half; .gpu/b: the wheels and the second half -> bf16 safetensors model; .gpu/c: the built
+# corpus), then exports what the project's modules need. One call carries at most 64 MiB with the working tree
+# (~13 MB), so carry .gpu/a, .gpu/b and .gpu/c in three calls in a row; a machine that went cold needs all three.
 G=/tmp/gpu
 mkdir -p $G
-if [ -d .gpu/a ] && [ ! -f $G/.wheels-installed ]; then bash .gpu/a/setup.sh >/dev/null && touch $G/.wheels-installed; fi
-if [ -d .gpu/b ] && [ ! -f $G/smollm2-135m-instruct/model.safetensors ]; then bash .gpu/b/finish.sh >/dev/null 2>&1; fi
+[ -f .gpu/a/model.part_aa ] && [ ! -f $G/model.part_aa ] && cp .gpu/a/model.part_aa $G/
+wheels=$(ls .gpu/*/wheels/*.whl 2>/dev/null)
+if [ -n "$wheels" ] && [ ! -f $G/.wheels-installed ]; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target $G/site $wheels \
+    && touch $G/.wheels-installed
+fi
+if [ -f .gpu/b/model.part_ab ] && [ ! -f $G/smollm2-135m-instruct/model.safetensors ]; then
+  bash .gpu/b/finish.sh >/dev/null 2>&1 || echo "model conversion failed (is .gpu/a's half there?)"
+fi
 if [ -f .gpu/c/corpus.tar.xz ] && [ ! -f $G/corpus/passages.jsonl ]; then  # xz: .gpu/b + .gpu/c fit one call
   python3 - .gpu/c/corpus.tar.xz $G/corpus <<'PY'
 import pathlib, sys, tarfile
