@@ -4,7 +4,9 @@ The strict reward is S / n, and S decomposes over the optimal Needleman-Wunsch a
 with the target's (``metrics/needleman_wunsch``): +match for a matched word, mismatch for a wrong one, gap for an
 extra one and for each target word left out. Charging each left-out target word to the completion word written in
 its place (or to the end token, when the completion stops before the target ends) gives every completion word a
-score, and those scores sum to S. A sequence reward hands all tokens of a completion the same advantage, so the
+score, and those scores sum to S. Stopping is a decision too: the end token scores +match when no target word is
+left out after the last completion word (without that, a correct stop scored 0, below the group's mean word score,
+and per-word runs learnt never to stop: batch 2 in results/grpo/README.md). A sequence reward hands all tokens of a completion the same advantage, so the
 tokens of its correct words are pushed down with its slips; here a token's advantage is its word's score minus the
 group's mean word score, over the group's standard deviation (a group baseline as in GRPO, per word).
 """
@@ -22,7 +24,8 @@ END = -1  # word index of tokens after the last word (the end token)
 
 
 def word_scores(completion: str, target: str, scoring: Scoring = DEFAULT_SCORING) -> tuple[list[float], float]:
-    """(score of each completion word, score charged to the end) from the optimal alignment; they sum to S."""
+    """(score of each completion word, score of the end) from the optimal alignment: the words' scores plus the end's
+    gaps sum to S; the end scores +match instead when nothing is left out at the end."""
     alignment = nw_alignment(completion, target, scoring=scoring)
     scores: list[float] = []
     pending = 0.0  # target words left out since the last completion word: charged to the next one
@@ -33,7 +36,7 @@ def word_scores(completion: str, target: str, scoring: Scoring = DEFAULT_SCORING
         value = {"match": scoring.match, "substitute": scoring.mismatch, "insert": scoring.gap}[pair.op]
         scores.append(value + pending)
         pending = 0.0
-    return scores, pending
+    return scores, pending if pending else scoring.match
 
 
 class TokenWords:

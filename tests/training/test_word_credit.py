@@ -18,13 +18,15 @@ WORDS = st.lists(st.sampled_from(["a", "b", "c", "d", "the", "of"]), max_size=12
 def test_word_scores_sum_to_the_alignment_score(completion, target):
     scores, end = word_scores(" ".join(completion), " ".join(target))
     assert len(scores) == len(completion)
-    assert sum(scores) + end == nw_alignment(" ".join(completion), " ".join(target)).score
+    left_out_at_end = end < 0
+    assert sum(scores) + (end if left_out_at_end else 0) == nw_alignment(" ".join(completion), " ".join(target)).score
+    assert end == 1 or left_out_at_end
 
 
 def test_a_left_out_word_is_charged_to_the_word_written_in_its_place_and_missing_ends_to_the_end():
-    assert word_scores("a c d", "a b c d") == ([1, 0, 1], 0)  # b left out: c matches (+1) and pays for b (-1)
-    assert word_scores("a b", "a b c d") == ([1, 1], -2)
-    assert word_scores("a x b", "a b") == ([1, -1, 1], 0)
+    assert word_scores("a c d", "a b c d") == ([1, 0, 1], 1)  # b left out: c matches (+1) and pays for b (-1)
+    assert word_scores("a b", "a b c d") == ([1, 1], -2)  # stopped two words early
+    assert word_scores("a x b", "a b") == ([1, -1, 1], 1)  # the end scores +1: stopping there is right
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +65,7 @@ def test_the_tokens_of_correct_words_gain_and_the_slip_loses(tokenizer):
     correct = [a for a, s in zip(advantages[1].tolist(), slipped, strict=False) if s == 1]
     assert five and correct and max(five) < 0 < min(correct)
     assert (advantages[1, len(rows[1]):] == 0).all()  # padding
+    assert advantages[0, len(rows[0]) - 1] > 0  # the end token of the exact completion: stopping there is right
 
 
 def test_a_grpo_step_trains_on_per_word_advantages(tiny_model_dir, tmp_path):
