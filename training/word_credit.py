@@ -6,7 +6,9 @@ extra one and for each target word left out. Charging each left-out target word 
 its place (or to the end token, when the completion stops before the target ends) gives every completion word a
 score, and those scores sum to S. Stopping is a decision too: the end token scores +match when no target word is
 left out after the last completion word (without that, a correct stop scored 0, below the group's mean word score,
-and per-word runs learnt never to stop: batch 2 in results/grpo/README.md). A sequence reward hands all tokens of a completion the same advantage, so the
+and per-word runs learnt never to stop: batch 2 in results/grpo/README.md). Each token's credit is its word's score
+clamped to [gap, match]: one decision, one unit of credit. Unclamped, an end token that stopped d words early bore
+-d on its own, and runs went through a phase of never stopping before they learnt the task (batches 3-4). A sequence reward hands all tokens of a completion the same advantage, so the
 tokens of its correct words are pushed down with its slips; here a token's advantage is its word's score minus the
 group's mean word score, over the group's standard deviation (a group baseline as in GRPO, per word).
 """
@@ -76,9 +78,10 @@ class TokenWords:
 def token_scores(token_ids: Sequence[int], target: str, token_words: TokenWords,
                  scoring: Scoring = DEFAULT_SCORING) -> list[float]:
     """Each token's word score (the end's score for the tokens after the last word), per ``word_scores`` of the
-    text the tokens spell."""
+    text the tokens spell, clamped to [gap, match]."""
     scores, end = word_scores(token_words.text(token_ids), target, scoring)
-    return [scores[i] if i != END else end for i in token_words.word_index(token_ids)]
+    low, high = min(scoring.gap, scoring.mismatch), scoring.match
+    return [float(min(high, max(low, scores[i] if i != END else end))) for i in token_words.word_index(token_ids)]
 
 
 def word_credit_advantages(token_ids: torch.Tensor, mask: torch.Tensor, targets: Sequence[str], group_size: int,

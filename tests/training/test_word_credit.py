@@ -68,6 +68,14 @@ def test_the_tokens_of_correct_words_gain_and_the_slip_loses(tokenizer):
     assert advantages[0, len(rows[0]) - 1] > 0  # the end token of the exact completion: stopping there is right
 
 
+def test_a_token_bears_at_most_one_unit_of_credit(tokenizer):
+    words = TokenWords(tokenizer)
+    ids = tokenizer("one two", add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
+    scores = token_scores(ids, "one two three four five six", words)
+    assert scores[-1] == -1  # stopped four words early: the end token's -4 is clamped to one gap
+    assert min(scores) >= -1 and max(scores) <= 1
+
+
 def test_a_grpo_step_trains_on_per_word_advantages(tiny_model_dir, tmp_path):
     from datasets import Dataset
     from trl import GRPOConfig
