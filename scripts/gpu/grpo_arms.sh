@@ -9,11 +9,11 @@ ready || { echo "set-up incomplete: carry .gpu/a, .gpu/b, .gpu/c first"; exit 2;
 INIT=${INIT:-$PWD/.carry/sft-start}; STAGE=${STAGE:-1}; MINUTES=${MINUTES:-5.5}
 arm() {  # NAME FLAGS...
   local name=$1; shift
-  python3 -m training.train --config training/recipes/stage-$STAGE.yaml --model $M --report_to none \
+  python3 -m training.cli.train --config training/recipes/stage-$STAGE.yaml --model $M --report_to none \
     --init_adapter $INIT --max_steps 3000 --max_train_minutes $MINUTES \
     --nonfinite_probe_dir $LAB/results/$name/nonfinite "$@" \
     --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name.log 2>&1
-  python3 -m training.evaluation --model $M --adapter $LAB/runs/$name/final --stages ${EVAL_STAGES:-$STAGE} \
+  python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/$name/final --stages ${EVAL_STAGES:-$STAGE} \
     --n ${N_EVAL:-256} --split validation --arithmetic false --baseline false \
     --out $LAB/results/$name/eval-validation >> $LAB/results/$name.log 2>&1
   cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null

@@ -14,19 +14,19 @@ ready || { echo "set-up incomplete"; exit 2; }
 MINUTES=${MINUTES:-5.5}
 train_log() { grep -v "it/s\]\|{'loss\|warnings.warn\|FutureWarning" | tail -${1:-6}; }
 start=$(date +%s)
-python3 -m training.warm_start --config training/recipes/warm-start.yaml --model $M --report_to none \
+python3 -m training.cli.warm_start --config training/recipes/warm-start.yaml --model $M --report_to none \
   --words 4-10 --max_steps 100 --max_length 512 --max_train_minutes 1 \
   --output_dir $LAB/runs/sft-start --results_dir $LAB/results/sft-start 2>&1 | train_log 4
-python3 -m training.evaluation --model $M --adapter $LAB/runs/sft-start/final --stages 1 --n 256 --split validation \
+python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/sft-start/final --stages 1 --n 256 --split validation \
   --arithmetic false --baseline false --out $LAB/results/sft-start/eval-validation 2>&1 | tail -3
 echo "sft start done after $(( $(date +%s) - start )) s"
 grpo() {  # NAME FLAGS...
   local name=$1; shift
-  python3 -m training.train --config training/recipes/stage-1.yaml --model $M --report_to none \
+  python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
     --init_adapter $LAB/runs/sft-start/final --max_steps 3000 --max_train_minutes $MINUTES \
     --nonfinite_probe_dir $LAB/results/$name/nonfinite "$@" \
     --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/$name.log 2>&1
-  python3 -m training.evaluation --model $M --adapter $LAB/runs/$name/final --stages 1 --n 256 --split validation \
+  python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/$name/final --stages 1 --n 256 --split validation \
     --arithmetic false --baseline false --out $LAB/results/$name/eval-validation >> $LAB/$name.log 2>&1
 }
 grpo lr1e-4 --learning_rate 1e-4 &

@@ -7,7 +7,7 @@
 source scripts/gpu/setup.sh
 MINUTES=9 EVAL_STAGES=1 bash scripts/gpu/grpo_arms.sh \
   word.5-b256-alone="--learning_rate 3e-4 --per_device_train_batch_size 256 --word_credit 0.5"
-python3 -m training.evaluation --model $M --adapter $LAB/runs/word.5-b256-alone/final --stages 1 --n 256 \
+python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/word.5-b256-alone/final --stages 1 --n 256 \
   --split test --arithmetic false --baseline false --out $LAB/results/word.5-b256-alone/eval-test 2>&1 | grep "^| stage"
 (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)
 (cd $LAB/runs/word.5-b256-alone && tar cz final/adapter_config.json final/adapter_model.safetensors) \

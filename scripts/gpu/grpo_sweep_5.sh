@@ -7,7 +7,7 @@
 source scripts/gpu/setup.sh
 MINUTES=7.5 bash scripts/gpu/grpo_arms.sh \
   word.5c-b128-alone="--learning_rate 3e-4 --per_device_train_batch_size 128 --word_credit 0.5"
-python3 -m training.evaluation --model $M --adapter $LAB/runs/word.5c-b128-alone/final --stages 1 --n 256 \
+python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/word.5c-b128-alone/final --stages 1 --n 256 \
   --split test --arithmetic false --baseline false --out $LAB/results/word.5c-b128-alone/eval-test 2>&1 | grep "^| stage"
 (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)
 (cd $LAB/runs/word.5c-b128-alone && tar cz final/adapter_config.json final/adapter_model.safetensors) \

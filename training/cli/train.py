@@ -198,7 +198,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         fast_generation=run_args.fast_generation, fast_generation_compile=run_args.fast_generation_compile,
         resample_position=resample_position, word_credit=run_args.word_credit)
     if run_args.nonfinite_probe_dir:
-        from training.nonfinite_probe import NonFiniteProbe
+        from training.callbacks.nonfinite_probe import NonFiniteProbe
 
         trainer.nonfinite_probe = nonfinite.probe = NonFiniteProbe(trainer, run_args.nonfinite_probe_dir, report=report)
     retention.extra_state = lambda: {"data_position": trainer.data_position,

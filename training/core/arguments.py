@@ -64,10 +64,10 @@ class RunArguments:
     max_train_minutes: float | None = field(default=None, metadata={
         "help": "stop (saving a checkpoint) after this many minutes of training; RESUME=1 continues"})
     word_credit: float = field(default=0.0, metadata={
-        "help": "weight of per-word advantages (training.word_credit: each token scored by its word's alignment) "
+        "help": "weight of per-word advantages (training.trainer.word_credit: each token scored by its word's alignment) "
                 "mixed with GRPO's sequence advantage; 0: sequence only, 1: per word only"})
     nonfinite_probe_dir: str | None = field(default=None, metadata={
-        "help": "diagnostic: replay steps with non-finite gradients and write reports here (training.nonfinite_probe)"})
+        "help": "diagnostic: replay steps with non-finite gradients and write reports here (training.callbacks.nonfinite_probe)"})
 
     def __post_init__(self):
         if self.task is None:

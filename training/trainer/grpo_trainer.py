@@ -62,7 +62,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
                  dynamic_sampling_rounds: int = 0, observers: list[Callable] | None = None,
                  data_position: int = 0, resample_position: int = 0, fast_generation: bool = False,
                  fast_generation_compile: bool = False, word_credit: float = 0.0, **kwargs):
-        from training.attention_kernels import use_safe_attention_kernels
+        from training.trainer.attention_kernels import use_safe_attention_kernels
 
         use_safe_attention_kernels()  # left-padded prompts: cuDNN attention's backward gives NaN gradients
         super().__init__(*args, **kwargs)
@@ -75,8 +75,8 @@ class ObservedGRPOTrainer(GRPOTrainer):
         self.data_position = data_position
         self.resample_position = resample_position
         self._scored: tuple | None = None
-        self.nonfinite_probe = None  # training.nonfinite_probe.NonFiniteProbe, when diagnosing
-        self.word_credit = word_credit  # weight of per-word advantages (training.word_credit); 0: sequence-level only
+        self.nonfinite_probe = None  # training.callbacks.nonfinite_probe.NonFiniteProbe, when diagnosing
+        self.word_credit = word_credit  # weight of per-word advantages (training.trainer.word_credit); 0: sequence-level only
         self._token_words = None
         self._rng_checkpoint: str | None = None
         if self.dynamic_sampling_rounds and self.accelerator.num_processes > 1:
@@ -186,7 +186,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
 
     def _with_word_credit(self, output: dict, final_records: list[dict]) -> dict:
         """``output`` with (B, T) advantages: (1 - w) x the sequence advantage + w x the per-word advantage."""
-        from training.word_credit import TokenWords, word_credit_advantages
+        from training.trainer.word_credit import TokenWords, word_credit_advantages
 
         if self._token_words is None:
             self._token_words = TokenWords(self._tokenizer)

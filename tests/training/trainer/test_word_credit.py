@@ -1,4 +1,4 @@
-"""Per-word credit (training.word_credit): word scores that sum to the NW score, token -> word mapping, advantages."""
+"""Per-word credit (training.trainer.word_credit): word scores that sum to the NW score, token -> word mapping, advantages."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.needleman_wunsch.nw_alignment import nw_alignment
-from training.word_credit import END, TokenWords, token_scores, word_credit_advantages, word_scores
+from training.trainer.word_credit import END, TokenWords, token_scores, word_credit_advantages, word_scores
 
 WORDS = st.lists(st.sampled_from(["a", "b", "c", "d", "the", "of"]), max_size=12)
 
@@ -80,7 +80,7 @@ def test_a_grpo_step_trains_on_per_word_advantages(tiny_model_dir, tmp_path):
     from datasets import Dataset
     from trl import GRPOConfig
 
-    from training.grpo_trainer import ObservedGRPOTrainer
+    from training.trainer.grpo_trainer import ObservedGRPOTrainer
 
     rows = [{"prompt": [{"role": "user", "content": f"say {i}"}], "target": f"w{i} x y"} for i in range(2)]
     args = GRPOConfig(output_dir=str(tmp_path), max_steps=1, per_device_train_batch_size=4, num_generations=2,

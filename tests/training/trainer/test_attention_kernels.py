@@ -1,11 +1,11 @@
-"""The fix of the NaN gradients of GRPO: cuDNN attention is off while training (training.attention_kernels)."""
+"""The fix of the NaN gradients of GRPO: cuDNN attention is off while training (training.trainer.attention_kernels)."""
 
 from __future__ import annotations
 
 import pytest
 import torch
 
-from training.attention_kernels import use_safe_attention_kernels
+from training.trainer.attention_kernels import use_safe_attention_kernels
 
 
 @pytest.fixture
@@ -19,7 +19,7 @@ def test_the_grpo_trainer_turns_cudnn_attention_off(tiny_model_dir, tmp_path, cu
     from datasets import Dataset
     from trl import GRPOConfig
 
-    from training.grpo_trainer import ObservedGRPOTrainer
+    from training.trainer.grpo_trainer import ObservedGRPOTrainer
 
     torch.backends.cuda.enable_cudnn_sdp(True)
     rows = [{"prompt": [{"role": "user", "content": f"say {i}"}], "target": str(i)} for i in range(2)]
