@@ -64,25 +64,23 @@ train-stage: $(STAMP)  ## train curriculum stage N with GRPO (make train-stage N
 train-arithmetic: $(STAMP)  ## train the arithmetic positive control (same options as train-stage)
 	@$(TRAIN_LAUNCH) -m training.cli.train --config training/recipes/arithmetic.yaml $(TRAIN_FLAGS)
 
-RECIPE ?= warm-start
-warm-start: $(STAMP)  ## supervised phase of the adapter ([RECIPE=NAME]: training/recipes/NAME.yaml, e.g. warm-start-long, warm-start-500e, warm-start-arithmetic)
-	@$(TRAIN_LAUNCH) -m training.cli.warm_start --config training/recipes/$(RECIPE).yaml $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) $(TRAIN_ARGS)
+RECIPE ?= sft-every-length
+warm-start: $(STAMP)  ## supervised phase of the adapter ([RECIPE=NAME]: training/recipes/NAME.yaml, e.g. sft-long-texts, sft-arithmetic; [INIT_ADAPTER=...] continues an adapter)
+	@$(TRAIN_LAUNCH) -m training.cli.warm_start --config training/recipes/$(RECIPE).yaml $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) \
+	  $(if $(INIT_ADAPTER),--init_adapter $(INIT_ADAPTER)) $(TRAIN_ARGS)
 
-curriculum: $(STAMP)  ## the measured curriculum (results/curriculum): 7 supervised phases + GRPO stage 3, then make eval
-	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start
-	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-long
-	@$(MAKE) --no-print-directory train-stage N=3 INIT_ADAPTER=runs/warm-start-long/final
-	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-500
-	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-500b
-	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-500c
-	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-500d
-	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-500e
-	@$(MAKE) --no-print-directory eval ADAPTER=runs/warm-start-500e/final STAGES=1-6
+# A chain of runs declared in one file (training/recipes/chains/): each step from the previous step's final adapter;
+# steps whose runs/<run>/final exists are skipped. MODEL, TRAIN_ARGS (flags for every step) and GPUS apply to each step;
+# CHAIN_ARGS: flags of the chain runner itself (--dry_run prints the commands, --runs_dir DIR).
+CHAIN_ARGS ?=
+CHAIN_FLAGS = --launcher="$(TRAIN_LAUNCH)" $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) \
+	$(if $(TRAIN_ARGS),--step_args="$(TRAIN_ARGS)") $(CHAIN_ARGS)
 
-arithmetic-control: $(STAMP)  ## the measured arithmetic control (results/curriculum): supervised phase, GRPO, then its eval
-	@$(MAKE) --no-print-directory warm-start RECIPE=warm-start-arithmetic
-	@$(TRAIN_LAUNCH) -m training.cli.train --config training/recipes/arithmetic-after-warm-start.yaml $(TRAIN_FLAGS)
-	@$(MAKE) --no-print-directory eval ADAPTER=runs/arithmetic-after-warm-start/final STAGES= EVAL_ARGS="--n 512"
+curriculum: $(STAMP)  ## the measured curriculum (training/recipes/chains/curriculum.yaml): 7 supervised phases + GRPO stage 3, then its eval
+	@$(PY) -m training.cli.curriculum --chain training/recipes/chains/curriculum.yaml $(CHAIN_FLAGS)
+
+arithmetic-control: $(STAMP)  ## the measured arithmetic control (training/recipes/chains/arithmetic-control.yaml): supervised phase, GRPO, then its eval
+	@$(PY) -m training.cli.curriculum --chain training/recipes/chains/arithmetic-control.yaml $(CHAIN_FLAGS)
 
 train-stage-%: $(STAMP)
 	@$(MAKE) --no-print-directory train-stage N=$*
@@ -120,8 +118,9 @@ publish-datasets: $(STAMP)  ## publish the curriculum + arithmetic datasets (HUB
 publish-metric: $(STAMP)  ## publish the Needleman-Wunsch metric as a Space (evaluate.load("HUB_USER/needleman_wunsch"))
 	@$(PUBLISH) metric $(PUBLISH_ARGS)
 
-publish-model: $(STAMP)  ## publish stage STAGE's final adapter + card to branch stage-N of the model repo (main = latest stage)
-	@$(PUBLISH) model --stage $(STAGE) $(if $(BASE_MODEL),--base-model $(BASE_MODEL)) $(PUBLISH_ARGS)
+RUN ?=
+publish-model: $(STAMP)  ## publish a run's final adapter + card (RUN=runs/<run>, or STAGE=N: runs/stage-N) to branch stage-N (main = latest stage)
+	@$(PUBLISH) model $(if $(RUN),--run $(RUN),--stage $(STAGE)) $(if $(BASE_MODEL),--base-model $(BASE_MODEL)) $(PUBLISH_ARGS)
 
 publish-space: $(STAMP)  ## publish the demo Space (spaces/interleave_demo/ + what its vendor.txt names; variables point it at the adapter repo)
 	@$(PUBLISH) space $(if $(BASE_MODEL),--base-model $(BASE_MODEL)) $(PUBLISH_ARGS)

@@ -1,8 +1,9 @@
 """``python -m publishing COMMAND``: publish the project's artifacts to the Hub (or, with ``HUB=local``, a local git hub).
 
 Commands: ``datasets`` (curriculum + arithmetic dataset repos), ``metric`` (the NW metric as a Space, where
-``evaluate.load("owner/needleman_wunsch")`` looks), ``model --stage N`` (a stage's final adapter on branch
-``stage-N`` of the model repo; ``main`` follows the latest stage), ``space`` (the demo Space: its card links
+``evaluate.load("owner/needleman_wunsch")`` looks), ``model --run runs/<run>`` or ``model --stage N`` (the run
+``runs/stage-N``): a stage run's final adapter on branch ``stage-N`` of the model repo; ``main`` follows the latest
+stage), ``space`` (the demo Space: its card links
 the adapter repo, base model and curriculum; its variables point the app at them), ``base-model`` (a local base
 model, e.g. the tiny test model) and ``all``.
 
@@ -85,9 +86,9 @@ def model_repo_name(summary: dict) -> str:
     return f"interleave-grpo-{Path(str(summary.get('model', 'model'))).name}"
 
 
-def publish_model(dest: Destination, args: argparse.Namespace, stage: int) -> tuple[str, str]:
-    """Publish stage ``stage``'s final adapter; returns the model repo id and the base model's Hub id."""
-    run = StageRun.find(stage, args.runs_dir, args.results_dir)
+def publish_model(dest: Destination, args: argparse.Namespace, run: StageRun) -> tuple[str, str]:
+    """Publish a stage run's final adapter to branch stage-N; returns the model repo id and the base model's Hub id."""
+    stage = run.stage
     repo_id = dest.repo_id(args.repo or model_repo_name(run.summary))
     base_model = base_model_id(run.summary, args.base_model)
     branch = f"stage-{stage}"
@@ -97,7 +98,7 @@ def publish_model(dest: Destination, args: argparse.Namespace, stage: int) -> tu
         arithmetic_repo=dest.repo_id(args.arithmetic_repo), metric_repo=dest.repo_id(args.metric_repo),
         eval_file=args.eval_file, eval_root=args.eval_root, license=args.license)
     report("model", dest.hub.publish_folder(folder, repo_id, "model", branch=branch,
-                                            message=f"Stage {stage} final adapter"))
+                                            message=f"Stage {stage} final adapter ({run.adapter})"))
     stages = [int(m.group(1)) for b in dest.hub.branches(repo_id, "model") if (m := STAGE_BRANCH.match(b))]
     if stage >= max(stages, default=stage):
         report("model", dest.hub.publish_folder(folder, repo_id, "model", branch="main",
@@ -133,13 +134,15 @@ def run_command(args: argparse.Namespace) -> None:
                            f"{args.metric_folder} does not have: name the metric repo after its script")
         publish_space_folder(dest, args, args.metric_folder, args.metric_repo, "metric")
     if args.command == "model":
-        publish_model(dest, args, args.stage)
+        run = StageRun.at(args.run, args.results_dir) if args.run else \
+            StageRun.find(args.stage, args.runs_dir, args.results_dir)
+        publish_model(dest, args, run)
     model_repo = None  # (repo id, base model id) of the stages `all` publishes
     if args.command == "all":
         stages = trained_stages(args.runs_dir)
         print(f"stages with a final adapter in {args.runs_dir}/: {stages or 'none'}", flush=True)
         for stage in stages:
-            model_repo = publish_model(dest, args, stage)
+            model_repo = publish_model(dest, args, StageRun.find(stage, args.runs_dir, args.results_dir))
     if args.command in ("space", "all"):
         embedded = {"model": EMBEDDED_MODEL}  # what `make publish-model` publishes for the default MODEL
         adapter_repo, base_model = model_repo or (model_repo_name(embedded), base_model_id(embedded))
@@ -165,8 +168,9 @@ def _common_options() -> argparse.ArgumentParser:
 
 def _model_options(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("--runs-dir", type=Path, default=Path("runs"), help="where training left runs/stage-N/final")
-    cmd.add_argument("--results-dir", type=Path, default=Path("results"), help="where results/stage-N/summary.json is")
-    cmd.add_argument("--eval-root", type=Path, default=Path("results/eval"), help="searched for the stage's eval.json")
+    cmd.add_argument("--results-dir", type=Path, default=None,
+                     help="a folder holding <run>/summary.json and plots (default: the run's own results/ folder)")
+    cmd.add_argument("--eval-root", type=Path, default=Path("runs/eval"), help="searched for the run's eval.json")
     cmd.add_argument("--repo", help="model repo name (default interleave-grpo-<base model name>)")
     cmd.add_argument("--base-model", help="Hub id of the base model (default: from the run's summary)")
     cmd.add_argument("--license", help="license of the adapter (default: the base model's, else apache-2.0)")
@@ -189,8 +193,10 @@ def parser() -> argparse.ArgumentParser:
     add_dataset_arguments(datasets)
     metric = commands.add_parser("metric", parents=common, help="the Needleman-Wunsch metric (a Space)")
     metric.add_argument("--metric-folder", type=Path, default=METRIC_FOLDER)
-    model = commands.add_parser("model", parents=common, help="a stage's final adapter (branch stage-N; main = latest)")
-    model.add_argument("--stage", type=int, required=True, choices=range(1, 7), metavar="N")
+    model = commands.add_parser("model", parents=common, help="a stage run's final adapter (branch stage-N; main = latest)")
+    which = model.add_mutually_exclusive_group(required=True)
+    which.add_argument("--run", type=Path, help="a run folder, e.g. runs/stage-3 (its final/ and results/summary.json)")
+    which.add_argument("--stage", type=int, choices=range(1, 7), metavar="N", help="the run runs/stage-N (--runs-dir)")
     _model_options(model)
     model.add_argument("--eval-file", type=Path, help="the eval.json to put on the card (default: found in --eval-root)")
     space = commands.add_parser("space", parents=common, help="the demo Space")

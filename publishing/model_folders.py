@@ -20,25 +20,47 @@ HUB_ID = re.compile(r"^[\w.-]+/[\w.-]+$")
 
 @dataclass(frozen=True)
 class StageRun:
-    """Where one stage's training left its outputs."""
+    """Where a run of a curriculum stage left its outputs: ``<run>/final`` and its ``summary.json`` and plots."""
 
     stage: int
-    adapter: Path  # runs/stage-N/final
-    summary: dict  # results/stage-N/summary.json
+    adapter: Path  # runs/<run>/final
+    summary: dict  # runs/<run>/results/summary.json (or a curated copy)
     results_dir: Path
 
+    @property
+    def name(self) -> str:
+        return self.adapter.parent.name
+
     @classmethod
-    def find(cls, stage: int, runs_dir: Path, results_dir: Path) -> StageRun:
-        run = f"stage-{stage}"
-        adapter = Path(runs_dir) / run / "final"
-        summary_path = Path(results_dir) / run / "summary.json"
+    def at(cls, run_dir: Path, results_root: Path | None = None) -> StageRun:
+        """The run in ``run_dir``; its summary in ``results_root/<run>/`` if given, else in ``run_dir/results/``."""
+        from model_cards.stage_card import stage_task
+
+        run_dir = Path(run_dir)
+        adapter = run_dir / "final"
+        results_dir = Path(results_root) / run_dir.name if results_root is not None else run_dir / "results"
+        summary_path = results_dir / "summary.json"
         if not (adapter / "adapter_config.json").is_file():
-            raise HubError(f"no final adapter of stage {stage} at {adapter}: train it first "
-                           f"(make train-stage N={stage}) or point RUNS_DIR at the runs folder")
+            raise HubError(f"no final adapter at {adapter}: train the run first (make train-stage N=..., make "
+                           "curriculum), or point RUN at a run folder that has one")
         if not summary_path.is_file():
             raise HubError(f"no {summary_path}: the card is rendered from the run's summary (training writes it at the "
-                           "end of a run); point RESULTS_DIR at the results folder")
-        return cls(stage, adapter, json.loads(summary_path.read_text()), summary_path.parent)
+                           "end of a run); point RESULTS_DIR at a folder that holds <run>/summary.json")
+        summary = json.loads(summary_path.read_text())
+        try:
+            stage = stage_task(summary).curriculum_stage
+        except ValueError as exc:
+            raise HubError(f"{run_dir}: {exc}; the model card describes curriculum stage runs") from None
+        return cls(stage, adapter, summary, results_dir)
+
+    @classmethod
+    def find(cls, stage: int, runs_dir: Path, results_root: Path | None = None) -> StageRun:
+        """Stage ``stage``'s run: ``runs_dir/stage-N``."""
+        run_dir = Path(runs_dir) / f"stage-{stage}"
+        if not (run_dir / "final" / "adapter_config.json").is_file():
+            raise HubError(f"no final adapter of stage {stage} at {run_dir / 'final'}: train it first "
+                           f"(make train-stage N={stage}) or point RUNS_DIR at the runs folder")
+        return cls.at(run_dir, results_root)
 
 
 def base_model_id(summary: dict, override: str | None = None) -> str:
@@ -94,7 +116,7 @@ def stage_checkpoint_folder(run: StageRun, dest: Path, *, repo_id: str, base_mod
     (dest / "results").mkdir()
     shutil.copy2(run.results_dir / "summary.json", dest / "results" / "summary.json")
     if eval_file is None and eval_root is not None and Path(eval_root).is_dir():
-        eval_file = find_run_eval(eval_root, f"stage-{run.stage}", run.summary.get("final_adapter"))
+        eval_file = find_run_eval(eval_root, run.name, run.summary.get("final_adapter"))
     results = EvalResults.load(eval_file) if eval_file else None
     if eval_file:
         shutil.copy2(eval_file, dest / "results" / "eval.json")

@@ -132,3 +132,26 @@ def test_hub_serve_explains_a_missing_hub_folder(tmp_path):
 
     proc = run_cli("-m", "publishing.olah_server", "--hub-dir", str(tmp_path / "nothing"))
     assert proc.returncode == 2 and "publish something first (make publish HUB=local)" in proc.stderr
+
+
+def test_publishing_takes_a_run_folder(runs, tmp_path, monkeypatch, capsys):
+    """RUN=runs/<run>: any run of a curriculum stage, its summary in the run's own results/ folder."""
+    import shutil
+
+    run = tmp_path / "runs" / "stage-1-lower-lr"
+    shutil.copytree(runs / "runs" / "stage-1", run)
+    shutil.copytree(runs / "results" / "stage-1", run / "results")  # where training writes it by default
+    monkeypatch.setenv("HUB", "local")
+    monkeypatch.setenv("HUB_DIR", str(tmp_path / "hub"))
+    monkeypatch.setenv("HUB_USER", "alice")
+    common = ["--base-model", "alice/tiny-random-llama", "--staging", str(tmp_path / "staging"), "--quiet"]
+    assert publish_main(["model", "--run", str(run), *common]) == 0
+    assert f"published model {REPO}@stage-1" in capsys.readouterr().out
+    assert sorted(LocalHub(tmp_path / "hub").branches(REPO, "model")) == ["main", "stage-1"]
+
+    summary = run / "results" / "summary.json"
+    summary.write_text(summary.read_text().replace('"task": "stage-1"', '"task": "interleave"'))
+    assert publish_main(["model", "--run", str(run), *common]) == 2
+    assert "is not a curriculum stage run" in capsys.readouterr().err
+    assert publish_main(["model", "--run", str(tmp_path / "runs" / "nothing"), *common]) == 2
+    assert "no final adapter at" in capsys.readouterr().err

@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=256, help="problems per task")
     parser.add_argument("--split", default="test", choices=("validation", "test"))
     parser.add_argument("--batch_size", type=int, default=128)
-    parser.add_argument("--out", default=None, help="output folder (default results/eval/<adapter or model name>)")
+    parser.add_argument("--out", default=None, help="output folder (default runs/eval/<adapter's run or model name>)")
     parser.add_argument("--samples", type=int, default=0,
                         help="also write samples.md: the first K problems of each task with their completions")
     parser.add_argument("--dtype", default=None, choices=("bfloat16", "float32"),
@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     name = Path(args.adapter).resolve().parent.name if args.adapter else Path(str(args.model)).name
-    out = Path(args.out or f"results/eval/{name}")
+    out = Path(args.out or f"runs/eval/{name}")  # ad hoc, under the ignored runs/; results/ holds curated copies
     runs = ([("baseline", None)] if not args.adapter or args.baseline == "true" else []) \
         + ([("trained", args.adapter)] if args.adapter else [])
     rows, samples, problems = [], [], []

@@ -4,7 +4,7 @@ Trains a LoRA adapter with TRL's GRPOTrainer on a curriculum stage (or the arith
 stage N starts from stage N-1's final adapter unless ``--init_adapter`` says otherwise; ``--resume``
 continues from the run's latest complete checkpoint, data position included. Everything a run writes
 lives in ``output_dir`` (checkpoints, ``final/``, completions.jsonl.gz, sample_outputs.log,
-metrics.jsonl); at the end metrics, a summary and plots are copied to ``results/<run>/``.
+metrics.jsonl); at the end metrics, a summary and plots go to ``<output_dir>/results/`` (``--results_dir``).
 Exit codes: 0 trained, 2 a setup error (message, no traceback), 3 stopped by the collapse guard.
 """
 
@@ -161,7 +161,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     output_dir = Path(grpo_args.output_dir)
     run_name = grpo_args.run_name or output_dir.name
     grpo_args.run_name = run_name
-    results_dir = Path(run_args.results_dir or Path("results") / run_name)
+    results_dir = Path(run_args.results_dir or output_dir / "results")  # ad hoc, under the ignored runs/
     task = task_for(run_args)
     checkpoint, marker = resume_checkpoint(run_args, output_dir)
     adapter = initial_adapter(run_args, task, output_dir)

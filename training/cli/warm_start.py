@@ -35,11 +35,12 @@ class WarmStartArguments:
     problems: int | None = field(default=None, metadata={
         "help": "training problems to draw (default max_steps x batch; with packing a row holds several problems)"})
     init_adapter: str | None = field(default=None, metadata={
-        "help": "continue training this LoRA adapter folder (e.g. an earlier warm start) instead of a fresh one"})
+        "help": "continue training this LoRA adapter folder (e.g. an earlier warm start); unset or 'base': a fresh one"})
     max_train_minutes: float | None = field(default=None, metadata={
         "help": "stop (saving the adapter) after this many minutes of training"})
     problem_seed: int = field(default=0, metadata={"help": "seed of the training problems (problem i = f(seed, i))"})
-    results_dir: str | None = field(default=None, metadata={"help": "metrics and summary (default results/<run>)"})
+    results_dir: str | None = field(default=None, metadata={
+        "help": "metrics and summary (default <output_dir>/results; results/ holds only curated copies)"})
 
 
 def parse_words(spec: str) -> list[int]:
@@ -94,7 +95,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
 
     output_dir = Path(sft_args.output_dir)
     run_name = sft_args.run_name or output_dir.name
-    results_dir = Path(args.results_dir or Path("results") / run_name)
+    results_dir = Path(args.results_dir or output_dir / "results")  # ad hoc, under the ignored runs/
     words = parse_words(args.words)
     size = args.problems or \
         sft_args.max_steps * sft_args.per_device_train_batch_size * sft_args.gradient_accumulation_steps
@@ -106,7 +107,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
             else f"{task_list[0].name} problems")
     report(f"warm start {run_name}: {sft_args.max_steps} steps x {sft_args.per_device_train_batch_size} {rows}, "
            f"{size} {what}, output {output_dir}/")
-    init_adapter = adapter_folder(args.init_adapter) if args.init_adapter else None
+    init_adapter = adapter_folder(args.init_adapter) if args.init_adapter not in (None, "", "base") else None
     if init_adapter:
         report(f"continuing the adapter {init_adapter}/")
     dataset = warm_start_dataset(task_list, size)

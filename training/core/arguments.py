@@ -1,7 +1,8 @@
 """Run arguments: a YAML recipe (plus an optional model preset) and CLI overrides, parsed by TRL's ``TrlParser``.
 
 Precedence, lowest first: dataclass defaults, the model preset (``training/recipes/models/<name>.yaml``),
-the recipe (``--config training/recipes/<recipe>.yaml``), then command-line flags. Without a GPU the
+the recipe's bases (``base: bases/grpo.yaml``, a path relative to the recipe; a base may name its own), the recipe
+(``--config training/recipes/<recipe>.yaml``), then command-line flags. Without a GPU the
 bf16 settings of a recipe or preset are turned off and gradient checkpointing on, so the same recipe
 runs on CPU.
 """
@@ -56,7 +57,8 @@ class RunArguments:
     collapse_warn_after: int = field(default=5, metadata={"help": "collapsed steps in a row before a warning"})
     collapse_stop_after: int = field(default=20, metadata={"help": "collapsed steps in a row before the run stops (0: never)"})
     sample_outputs_steps: int = field(default=10, metadata={"help": "write the step's best and worst completion every N steps"})
-    results_dir: str | None = field(default=None, metadata={"help": "where metrics, summary and plots go (default results/<run>)"})
+    results_dir: str | None = field(default=None, metadata={
+        "help": "where metrics, summary and plots go (default <output_dir>/results; results/ holds only curated copies)"})
     promotion_bar: float | None = field(default=None, metadata={
         "help": "stop the stage once its validation NW score (greedy) reaches this (curriculum promotion)"})
     promotion_every: int = field(default=20, metadata={"help": "steps between validation checks for promotion"})
@@ -89,6 +91,23 @@ def read_yaml(path: Path) -> dict:
     if not isinstance(loaded, dict):
         raise RecipeError(f"{path} must hold a YAML mapping of argument: value")
     return loaded
+
+
+def read_recipe(path: Path, _within: tuple[Path, ...] = ()) -> dict:
+    """A recipe's values over those of its ``base:`` recipe (recursively; ``env`` mappings merge key by key)."""
+    values = read_yaml(path)
+    base = values.pop("base", None)
+    if base is None:
+        return values
+    base_path = (path.parent / str(base)).resolve()
+    if base_path in (*_within, path.resolve()):
+        raise RecipeError(f"{path}: its base recipes form a loop through {base_path}")
+    if not base_path.is_file():
+        raise RecipeError(f"{path}: no base recipe {base} (a path relative to {path.parent})")
+    merged = read_recipe(base_path, (*_within, path.resolve()))
+    env = {**merged.get("env", {}), **values.pop("env", {})}
+    merged.update(values, **({"env": env} if env else {}))
+    return merged
 
 
 def model_preset_path(name: str) -> Path:
@@ -130,7 +149,7 @@ def merged_config(argv: list[str]) -> tuple[dict, list[str]]:
     if config_path is not None and not Path(config_path).is_file():
         known = ", ".join(sorted(str(p.relative_to(TRAINING_DIR.parent)) for p in RECIPES_DIR.glob("*.yaml")))
         raise RecipeError(f"no recipe {config_path}; recipes: {known}")
-    recipe = read_yaml(Path(config_path)) if config_path is not None else {}
+    recipe = read_recipe(Path(config_path)) if config_path is not None else {}
     model = _pop_flag(argv, "--model")  # shorthand: a preset name, else a model name, folder or Hub id
     if model is not None:
         argv += ["--model_preset" if (MODEL_PRESETS_DIR / f"{model}.yaml").is_file() else "--model_name_or_path", model]

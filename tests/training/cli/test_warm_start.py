@@ -67,52 +67,6 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     assert json.loads((tmp_path / "next-res" / "summary.json").read_text())["init_adapter"] == f"{tmp_path}/run/final"
 
 
-def test_curriculum_phases_hand_on_their_adapters():
-    """make curriculum: each supervised phase continues the adapter the step before it wrote."""
-    from training.core.arguments import RECIPES_DIR
-    from training.cli.warm_start import parse_warm_start_arguments
-
-    dry = subprocess.run(["make", "-n", "--no-print-directory", "curriculum"], cwd=REPO_ROOT, capture_output=True,
-                         text=True, timeout=120)
-    assert dry.returncode == 0, dry.stderr
-    steps = [line for line in dry.stdout.splitlines() if "make" in line and ("warm-start" in line or "train-stage"
-                                                                               in line or " eval " in line)]
-    phases = ["warm-start", "warm-start-long", "warm-start-500", "warm-start-500b", "warm-start-500c",
-              "warm-start-500d", "warm-start-500e"]
-    seen = []
-    previous = None
-    for step in steps:
-        if "train-stage" in step:
-            assert "N=3" in step and f"INIT_ADAPTER={previous}/final" in step
-            previous = "runs/stage-3"
-        elif " eval " in step:
-            assert f"ADAPTER={previous}/final" in step and "STAGES=1-6" in step
-        else:
-            recipe = step.split("RECIPE=")[1].split()[0]
-            args, sft, _ = parse_warm_start_arguments(["--config", str(RECIPES_DIR / f"{recipe}.yaml")])
-            assert args.init_adapter == (f"{previous}/final" if previous else None)
-            assert sft.output_dir == f"runs/{recipe}" and args.task == "interleave"
-            previous = sft.output_dir
-            seen.append(recipe)
-    assert seen == phases and previous == "runs/warm-start-500e" and len(steps) == len(phases) + 2
-
-
-def test_arithmetic_control_trains_grpo_from_its_supervised_adapter():
-    """make arithmetic-control: the supervised arithmetic phase, GRPO from its adapter, the eval of GRPO's adapter."""
-    from training.core.arguments import RECIPES_DIR, parse_run_arguments
-    from training.cli.warm_start import parse_warm_start_arguments
-
-    dry = subprocess.run(["make", "-n", "--no-print-directory", "arithmetic-control"], cwd=REPO_ROOT,
-                         capture_output=True, text=True, timeout=120)
-    assert dry.returncode == 0, dry.stderr
-    args, sft, _ = parse_warm_start_arguments(["--config", str(RECIPES_DIR / "warm-start-arithmetic.yaml")])
-    assert args.task == "arithmetic-3x2" and args.init_adapter is None
-    run, grpo, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "arithmetic-after-warm-start.yaml")])
-    assert run.task == "arithmetic-3x2" and run.init_adapter == f"{sft.output_dir}/final"
-    assert "RECIPE=warm-start-arithmetic" in dry.stdout and "arithmetic-after-warm-start.yaml" in dry.stdout
-    assert f"--adapter {grpo.output_dir}/final --stages \"\"" in dry.stdout
-
-
 def test_arithmetic_rows_are_train_products_and_never_a_held_out_pair():
     from dataset_builders.arithmetic.problems import ArithmeticProblems
     rows = warm_start_dataset(warm_start_tasks(WarmStartArguments(task="arithmetic-3x2")), size=2000)

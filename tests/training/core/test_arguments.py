@@ -1,6 +1,6 @@
 import pytest
 
-from training.core.arguments import RECIPES_DIR, RecipeError, merged_config, parse_run_arguments
+from training.core.arguments import RECIPES_DIR, RecipeError, merged_config, parse_run_arguments, read_recipe
 
 STAGE_3 = str(RECIPES_DIR / "stage-3.yaml")
 
@@ -17,12 +17,10 @@ def test_every_recipe_parses():
     from training.cli.warm_start import parse_warm_start_arguments
 
     recipes = sorted(RECIPES_DIR.glob("*.yaml"))
-    assert [p.stem for p in recipes] == ["arithmetic-after-warm-start", "arithmetic",
-                                         *[f"stage-{n}" for n in range(1, 7)], "warm-start-500", "warm-start-500b",
-                                         "warm-start-500c", "warm-start-500d", "warm-start-500e",
-                                         "warm-start-arithmetic", "warm-start-long", "warm-start"]
+    assert [p.stem for p in recipes] == ["arithmetic-from-sft", "arithmetic", "sft-arithmetic", "sft-every-length",
+                                         "sft-long-texts", "sft-long-weighted", *[f"stage-{n}" for n in range(1, 7)]]
     for path in recipes:
-        parse = parse_warm_start_arguments if path.stem.startswith("warm-start") else parse_run_arguments
+        parse = parse_warm_start_arguments if path.stem.startswith("sft-") else parse_run_arguments
         _, train_args, model = parse(["--config", str(path)])
         assert train_args.output_dir == f"runs/{path.stem}" and model.use_peft
 
@@ -48,7 +46,7 @@ def test_without_a_gpu_bf16_is_dropped_and_activations_are_checkpointed():
     (["--task", "stage-7"], "no task 'stage-7': tasks are stage-1, stage-2"),
     (["--task", "poetry"], "no task 'poetry'"),
     (["--learning_rate", "1e-5"], "name a task"),
-    (["--config", "/nonexistent.yaml"], "no recipe /nonexistent.yaml; recipes: training/recipes/arithmetic-after-warm-start.yaml"),
+    (["--config", "/nonexistent.yaml"], "no recipe /nonexistent.yaml; recipes: training/recipes/arithmetic-from-sft.yaml"),
 ])
 def test_bad_recipes_say_what_to_change(argv, message):
     with pytest.raises(RecipeError, match=message.replace("(", r"\(")):
@@ -60,3 +58,27 @@ def test_unknown_recipe_keys_are_named(tmp_path):
     recipe.write_text("task: stage-1\nlearning_rat: 0.1\n")
     with pytest.raises(RecipeError, match="unknown recipe keys: --learning_rat 0.1"):
         parse_run_arguments(["--config", str(recipe)])
+
+
+def test_a_recipe_holds_what_differs_from_its_base(tmp_path):
+    """Stage recipes name bases/grpo.yaml and hold only what differs; a base may name a base of its own."""
+    _, grpo_3, _ = parse_run_arguments(["--config", STAGE_3])
+    _, grpo_6, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "stage-6.yaml")])
+    assert grpo_3.learning_rate == grpo_6.learning_rate == 2e-5 and grpo_3.num_generations == 8  # from the base
+    assert (grpo_3.max_steps, grpo_6.max_steps) == (200, 100)  # stage 6 overrides the base
+    for n in range(1, 7):
+        assert len((RECIPES_DIR / f"stage-{n}.yaml").read_text().splitlines()) <= 10
+
+    (tmp_path / "bases").mkdir()
+    (tmp_path / "bases" / "outer.yaml").write_text("learning_rate: 0.5\nwarmup_steps: 7\nenv: {A: '1', B: '1'}\n")
+    (tmp_path / "bases" / "inner.yaml").write_text("base: outer.yaml\nwarmup_steps: 8\nenv: {B: '2'}\n")
+    (tmp_path / "r.yaml").write_text("base: bases/inner.yaml\ntask: stage-1\nmax_steps: 3\n")
+    values = read_recipe(tmp_path / "r.yaml")
+    assert (values["learning_rate"], values["warmup_steps"], values["max_steps"]) == (0.5, 8, 3)
+    assert values["env"] == {"A": "1", "B": "2"} and "base" not in values
+    (tmp_path / "loop.yaml").write_text("base: loop.yaml\n")
+    with pytest.raises(RecipeError, match="loop"):
+        merged_config(["--config", str(tmp_path / "loop.yaml")])
+    (tmp_path / "orphan.yaml").write_text("base: nowhere.yaml\n")
+    with pytest.raises(RecipeError, match="no base recipe nowhere.yaml"):
+        merged_config(["--config", str(tmp_path / "orphan.yaml")])

@@ -1,0 +1,102 @@
+"""make curriculum / make arithmetic-control: one chain file, run step by step, each from the previous final adapter."""
+
+import subprocess
+
+import pytest
+
+from tests.conftest import REPO_ROOT, run_cli
+from training.cli.curriculum import step_commands
+from training.cli.warm_start import parse_warm_start_arguments
+from training.core.arguments import RECIPES_DIR, RecipeError, parse_run_arguments
+from training.core.chains import CHAINS_DIR, read_chain
+
+
+def _parse(command: list[str]):
+    module, argv = command[2], command[3:]
+    parse = parse_warm_start_arguments if module == "training.cli.warm_start" else parse_run_arguments
+    return parse(argv)
+
+
+def test_the_curriculum_hands_each_adapter_to_the_next_step(tmp_path):
+    chain = read_chain(CHAINS_DIR / "curriculum.yaml")
+    assert [s.run for s in chain.steps] == ["warm-start", "warm-start-long", "stage-3", "warm-start-500",
+                                            "warm-start-500b", "warm-start-500c", "warm-start-500d", "warm-start-500e"]
+    planned = step_commands(chain, tmp_path, ["python"], None, [])
+    previous = None
+    for (run, command, _), step in zip(planned, chain.steps, strict=False):
+        args, train_args, _ = _parse(command)
+        assert train_args.output_dir == str(tmp_path / run)
+        assert args.init_adapter == (str(previous) if previous else "base")
+        previous = tmp_path / run / "final"
+    sft_500, sft_500d = _parse(planned[3][1]), _parse(planned[6][1])
+    assert sft_500[0].words == "10,25,50,100,200,250,320,400,450,500" and sft_500[1].max_steps == 500
+    assert sft_500[1].learning_rate == 2e-4 and sft_500d[0].problem_seed == 1 and sft_500d[1].max_steps == 700
+    run, command, _ = planned[-1]
+    assert run == "eval" and command[2:] == ["training.cli.evaluate", "--adapter",
+                                             str(tmp_path / "warm-start-500e" / "final"), "--stages", "1-6"]
+
+
+def test_a_stopped_chain_skips_finished_steps_and_resumes_a_grpo_step(tmp_path):
+    chain = read_chain(CHAINS_DIR / "curriculum.yaml")
+    for run in ("warm-start", "warm-start-long"):
+        (tmp_path / run / "final").mkdir(parents=True)
+        (tmp_path / run / "final" / "adapter_config.json").write_text("{}")
+    (tmp_path / "stage-3" / "checkpoint-20").mkdir(parents=True)
+    (tmp_path / "stage-3" / "checkpoint-20" / "checkpoint_complete.json").write_text("{}")
+    planned = step_commands(chain, tmp_path, ["python"], "tiny-random-llama", ["--max_steps", "2"])
+    assert [command for _, command, _ in planned[:2]] == [None, None]
+    assert planned[0][2] == f"skip warm-start: {tmp_path}/warm-start/final exists (delete it to train this step again)"
+    stage_3 = planned[2][1]
+    assert stage_3[-2:] == ["--resume", "true"] and "--max_steps" in stage_3 and "tiny-random-llama" in stage_3
+    assert stage_3[stage_3.index("--init_adapter") + 1] == str(tmp_path / "warm-start-long" / "final")
+
+
+def test_the_arithmetic_control_chain(tmp_path):
+    chain = read_chain(CHAINS_DIR / "arithmetic-control.yaml")
+    planned = step_commands(chain, tmp_path, ["python"], None, [])
+    (sft, _, _), (grpo, grpo_command, _), (_, eval_command, _) = planned
+    args, _, _ = _parse(planned[0][1])
+    assert args.task == "arithmetic-3x2"
+    run_args, _, _ = _parse(grpo_command)
+    assert run_args.task == "arithmetic-3x2" and run_args.init_adapter == str(tmp_path / sft / "final")
+    assert eval_command[-6:] == ["--adapter", str(tmp_path / grpo / "final"), "--stages", "", "--n", "512"]
+
+
+def test_bad_chain_files_say_what_is_wrong(tmp_path):
+    bad = {"steps: []\n": "steps` must be a list",
+           "steps: [{run: a, entry_point: dpo, recipe: stage-1}]\n": "entry_point must be one of sft, grpo",
+           "steps: [{run: a, entry_point: sft, recipe: nope}]\n": "no recipe",
+           "steps: [{run: a, entry_point: sft, recipe: stage-1, extra: 1}]\n": "unknown keys extra",
+           "steps: [{run: a, entry_point: sft, recipe: stage-1}, {run: a, entry_point: sft, recipe: stage-1}]\n":
+               "two steps write the same run (a)"}
+    for text, message in bad.items():
+        (tmp_path / "chain.yaml").write_text(text)
+        with pytest.raises(RecipeError, match=message.replace("(", r"\(").replace(")", r"\)")):
+            read_chain(tmp_path / "chain.yaml")
+
+
+def test_make_curriculum_runs_a_chain_and_stops_at_a_failing_step(tiny_model_dir, tmp_path):
+    """A two-step chain on the tiny model (a supervised step, then a GRPO step from its adapter), run twice: the
+    second time both steps are skipped and only the eval runs. A chain whose step fails stops with its exit code."""
+    chain = tmp_path / "chain.yaml"
+    chain.write_text("steps:\n"
+                     "  - {run: sft, entry_point: sft, recipe: sft-every-length, overrides: {words: '4', max_steps: 1,"
+                     " per_device_train_batch_size: 2, max_length: 256, dataset_num_proc: 1}}\n"
+                     "  - {run: grpo, entry_point: grpo, recipe: stage-1, overrides: {max_steps: 1,"
+                     " per_device_train_batch_size: 4, num_generations: 2, derive_max_completion_length: false,"
+                     " max_completion_length: 8}}\n"
+                     "eval: {stages: '1', args: [--n, '2', --batch_size, '2', --arithmetic, 'false',"
+                     f" --out, '{tmp_path}/eval']}}\n")
+    runs = tmp_path / "runs"
+    command = ["make", "-s", "curriculum", "MODEL=tiny-random-llama", "TRAIN_ARGS=--report_to none",
+               f"CHAIN_ARGS=--chain {chain} --runs_dir {runs}"]
+    first = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=900)
+    assert first.returncode == 0, first.stderr[-3000:]
+    assert (runs / "grpo" / "final" / "adapter_config.json").is_file() and (tmp_path / "eval" / "eval.json").is_file()
+    again = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=900)
+    assert again.returncode == 0 and again.stdout.count("skip ") == 2 and "eval of" in again.stdout
+
+    chain.write_text("steps: [{run: bad, entry_point: grpo, recipe: stage-1, overrides: {max_steps: -5}}]\n")
+    failed = run_cli("-m", "training.cli.curriculum", "--chain", str(chain), "--runs_dir", str(runs),
+                     "--model", "tiny-random-llama")
+    assert failed.returncode != 0 and "error: step bad exited with" in failed.stderr

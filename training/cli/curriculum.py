@@ -1,0 +1,89 @@
+"""``make curriculum``: run a chain of training steps declared in one file, then evaluate its last adapter.
+
+    python -m training.cli.curriculum [--chain training/recipes/chains/curriculum.yaml] [--model M] [--dry_run]
+
+Each step runs in its own process (``python -m training.cli.warm_start`` or ``training.cli.train``) with its recipe,
+``--output_dir runs/<run>``, ``--init_adapter`` the previous step's final adapter and the step's overrides, then
+``--step_args`` (flags for every step). A step whose ``runs/<run>/final`` exists is skipped, so a stopped chain
+continues where it stopped; a GRPO step with checkpoints but no final adapter resumes from them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from training.core.arguments import RecipeError
+from training.core.chains import CHAINS_DIR, Chain, flags, read_chain
+
+EVALUATE = "training.cli.evaluate"
+
+
+def step_commands(chain: Chain, runs_dir: Path, launcher: list[str], model: str | None,
+                  step_args: list[str]) -> list[tuple[str, list[str] | None, str]]:
+    """(run, command or None when skipped, what to report) for each step, then the eval."""
+    planned, previous = [], None
+    for step in chain.steps:
+        output_dir = runs_dir / step.run
+        final = output_dir / "final"
+        if (final / "adapter_config.json").is_file():
+            planned.append((step.run, None, f"skip {step.run}: {final} exists (delete it to train this step again)"))
+            previous = final
+            continue
+        init = step.init_adapter or (str(previous) if previous else "base")
+        recipe = os.path.relpath(step.recipe_path)  # as a person would type it, from the repo root
+        command = [*launcher, "-m", step.module, "--config", recipe, "--output_dir", str(output_dir),
+                   "--init_adapter", init, *(["--model", model] if model else []), *flags(step.overrides),
+                   *step_args]
+        resuming = step.entry_point == "grpo" and any(output_dir.glob("checkpoint-*/checkpoint_complete.json"))
+        if resuming:
+            command += ["--resume", "true"]
+        note = f"{step.run}: {step.entry_point} {step.recipe}" + (" (resuming its checkpoints)" if resuming else "")
+        planned.append((step.run, command, note))
+        previous = final
+    if chain.eval_stages is not None and previous is not None:
+        command = [sys.executable, "-m", EVALUATE, "--adapter", str(previous), "--stages", chain.eval_stages,
+                   *(["--model", model] if model else []), *chain.eval_args]
+        planned.append(("eval", command, f"eval of {previous} (stages {chain.eval_stages or 'none'})"))
+    return planned
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.cli.curriculum", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--chain", default=str(CHAINS_DIR / "curriculum.yaml"), help="the chain file")
+    parser.add_argument("--runs_dir", default="runs", help="where each step's runs/<run>/ goes")
+    parser.add_argument("--model", default=None, help="a model preset, folder or Hub id for every step and the eval")
+    parser.add_argument("--step_args", default="", help="flags added to every training step, e.g. '--max_steps 5'")
+    parser.add_argument("--launcher", default=sys.executable,
+                        help="what runs a step's module (e.g. 'accelerate launch --num_processes 2')")
+    parser.add_argument("--dry_run", action="store_true", help="print the commands without running them")
+    args = parser.parse_args(argv)
+    try:
+        chain = read_chain(args.chain)
+    except RecipeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    planned = step_commands(chain, Path(args.runs_dir), shlex.split(args.launcher), args.model,
+                            shlex.split(args.step_args))
+    for run, command, note in planned:
+        print(f"[{args.chain}] {note}", flush=True)
+        if command is None:
+            continue
+        print("  " + shlex.join(command), flush=True)
+        if args.dry_run:
+            continue
+        code = subprocess.run(command).returncode
+        if code != 0:
+            print(f"error: step {run} exited with {code}; fix it and run the chain again (finished steps are "
+                  "skipped)", file=sys.stderr)
+            return code
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
