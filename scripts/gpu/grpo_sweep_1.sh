@@ -14,7 +14,7 @@ ready || { echo "set-up incomplete"; exit 2; }
 MINUTES=${MINUTES:-5.5}
 train_log() { grep -v "it/s\]\|{'loss\|warnings.warn\|FutureWarning" | tail -${1:-6}; }
 start=$(date +%s)
-python3 -m training.cli.warm_start --config training/recipes/warm-start.yaml --model $M --report_to none \
+python3 -m training.cli.warm_start --config training/recipes/sft-every-length.yaml --model $M --report_to none \
   --words 4-10 --max_steps 100 --max_length 512 --max_train_minutes 1 \
   --output_dir $LAB/runs/sft-start --results_dir $LAB/results/sft-start 2>&1 | train_log 4
 python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/sft-start/final --stages 1 --n 256 --split validation \

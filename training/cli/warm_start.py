@@ -5,7 +5,7 @@ completions scores the same (results/pipeline-gpu). A short supervised run on (p
 interleave) pairs from the train split, with texts of a range of lengths, teaches the format; GRPO then
 starts from that adapter: ``make train-stage N=1 INIT_ADAPTER=runs/warm-start/final``.
 
-    python -m training.cli.warm_start --config training/recipes/warm-start.yaml [--words 4-25] [--max_steps N] ...
+    python -m training.cli.warm_start --config training/recipes/sft-every-length.yaml [--words 4-25] [--max_steps N] ...
 """
 
 from __future__ import annotations
