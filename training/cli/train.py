@@ -15,6 +15,7 @@ import logging
 import shutil
 import sys
 import time
+from dataclasses import fields
 from pathlib import Path
 
 from base_models.models import ModelUnavailable
@@ -22,6 +23,8 @@ from dataset_builders.fetch import FetchError
 from publishing.hub import HubError
 from training.core.arguments import RecipeError, RunArguments, parse_run_arguments
 from training.core.reporting import report
+from training.core.run_flags import completion_length_source, settle_grpo_flags
+from training.core.trl_version import check_trl_version
 from training.core.runs import adapter_folder, device_name, load_policy
 
 logger = logging.getLogger("training.cli.train")
@@ -162,19 +165,15 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     run_name = grpo_args.run_name or output_dir.name
     grpo_args.run_name = run_name
     results_dir = Path(run_args.results_dir or output_dir / "results")  # ad hoc, under the ignored runs/
+    check_trl_version(allow_untested=run_args.allow_untested_trl)
     task = task_for(run_args)
+    settle_grpo_flags(run_args, grpo_args, task)
     checkpoint, marker = resume_checkpoint(run_args, output_dir)
     adapter = initial_adapter(run_args, task, output_dir)
     prepare_hub_push(grpo_args, task.name)
     model, tokenizer, peft_config = load_policy(model_args, adapter, grpo_args.bf16)
 
-    if run_args.derive_max_completion_length:
-        grpo_args.max_completion_length = task.completion_budget(tokenizer)
-    grpo_args.shuffle_dataset = False  # problems are already a keyed permutation; order = data position
-    grpo_args.ignore_data_skip = True  # a resumed run restarts the problem stream at its data position instead
-    grpo_args.save_total_limit = None  # CheckpointRetention decides what to keep
-    if grpo_args.reward_weights is None:
-        grpo_args.reward_weights = list(task.reward_weights)
+    length_source = completion_length_source(run_args, grpo_args, task, tokenizer)
 
     data_position = int(marker.get("data_position", 0))
     resample_position = int(marker.get("resample_position", 0))
@@ -207,7 +206,8 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     start = adapter or "a fresh LoRA adapter"
     report(f"run {run_name}: {task.name}, {grpo_args.max_steps} steps, from {start}"
            + (f", resuming {checkpoint.name} at problem {data_position}" if checkpoint else ""))
-    report(f"  model {model_args.model_name_or_path}, completions up to {grpo_args.max_completion_length} tokens, "
+    report(f"  model {model_args.model_name_or_path}, completions up to {grpo_args.max_completion_length} tokens "
+           f"({length_source}), "
            f"{grpo_args.generation_batch_size // grpo_args.num_generations} prompts x {grpo_args.num_generations} "
            f"generations per step, output {output_dir}/")
     started = time.time()
@@ -224,7 +224,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
             "collapse_stopped_at": guard.stopped_at,
             "nonfinite_gradient_steps_skipped": nonfinite.skipped_steps,
             **{limit.summary_key: limit.stopped_at for limit in limits},
-            "recipe": dict(vars(run_args)),
+            "recipe": {f.name: getattr(run_args, f.name) for f in fields(run_args)},
             "grpo": {k: getattr(grpo_args, k) for k in (
                 "learning_rate", "num_generations", "per_device_train_batch_size", "max_completion_length",
                 "temperature", "beta", "loss_type", "scale_rewards", "reward_weights", "seed")},

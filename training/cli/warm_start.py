@@ -24,7 +24,12 @@ logger = logging.getLogger(__name__)
 
 @dataclass
 class WarmStartArguments:
-    """What the supervised warm start trains on (the rest is TRL's SFTConfig and ModelConfig)."""
+    """What the supervised warm start trains on (the rest is TRL's SFTConfig and ModelConfig).
+
+    ``named`` (set by ``parse_recipe``): the arguments the recipe or the command line set.
+    """
+
+    named = frozenset()  # not a field: what parse_recipe saw the user set
 
     model_preset: str | None = field(default=None, metadata={"help": "a preset of training/recipes/models/"})
     task: str = field(default="interleave", metadata={

@@ -31,7 +31,12 @@ class RecipeError(ValueError):
 
 @dataclass
 class RunArguments:
-    """What a run trains on and the project's policies around TRL's GRPO step (checkpoints, logs, collapse)."""
+    """What a run trains on and the project's policies around TRL's GRPO step (checkpoints, logs, collapse).
+
+    ``named`` (set by ``parse_recipe``): the arguments the recipe or the command line set.
+    """
+
+    named = frozenset()  # not a field: what parse_recipe saw the user set
 
     task: str | None = field(default=None, metadata={
         "help": "what to train on: stage-1 ... stage-6 (curriculum), words-N, arithmetic or arithmetic-AxB"})
@@ -43,7 +48,8 @@ class RunArguments:
     resume: bool = field(default=False, metadata={"help": "continue this run from its latest complete checkpoint"})
     data_seed_problems: int = field(default=0, metadata={"help": "seed of the training problems (problem i = f(seed, i))"})
     derive_max_completion_length: bool = field(default=True, metadata={
-        "help": "set max_completion_length from the stage: tokens per word x 2 x words x 1.3 + 16"})
+        "help": "where max_completion_length is unset, use the task's completion budget (stages: tokens per word x 2 "
+                "x words x 1.3 + 16); false: TRL's default"})
     fast_generation: bool = field(default=False, metadata={
         "help": "sample rollouts with training.trainer.graph_sampler (merged adapter copy, static cache, CUDA graph) "
                 "instead of TRL's generate"})
@@ -63,6 +69,8 @@ class RunArguments:
         "help": "stop the stage once its validation NW score (greedy) reaches this (curriculum promotion)"})
     promotion_every: int = field(default=20, metadata={"help": "steps between validation checks for promotion"})
     promotion_problems: int = field(default=64, metadata={"help": "validation problems per promotion check"})
+    allow_untested_trl: bool = field(default=False, metadata={
+        "help": "run on a TRL version other than the tested one (training.core.trl_version), at your own risk"})
     max_train_minutes: float | None = field(default=None, metadata={
         "help": "stop (saving a checkpoint) after this many minutes of training; RESUME=1 continues"})
     word_credit: float = field(default=0.0, metadata={
@@ -176,8 +184,24 @@ def cpu_only_overrides(values: dict, cuda: bool) -> dict:
             "gradient_checkpointing": True}
 
 
+def flags_named(argv: list[str]) -> set[str]:
+    """The arguments a command line sets: ``--x 1``, ``--x=1`` and ``--no_x`` (a boolean set to false) name ``x``."""
+    named = set()
+    for arg in argv:
+        if arg.startswith("--") and len(arg) > 2:
+            name = arg[2:].split("=", 1)[0]
+            named.add(name)
+            if name.startswith("no_"):
+                named.add(name[3:])
+    return named
+
+
 def parse_recipe(dataclass_types: tuple, argv: list[str] | None = None) -> tuple:
-    """Instances of ``dataclass_types`` from a recipe, its model preset and the command line (TRL's TrlParser)."""
+    """Instances of ``dataclass_types`` from a recipe, its model preset and the command line (TRL's TrlParser).
+
+    The first instance gets ``named``: the arguments the preset, the recipe (with its bases) or a flag set, so a
+    run can tell a value the user chose from a dataclass default (``training.core.run_flags``).
+    """
     import sys
 
     import torch
@@ -185,15 +209,18 @@ def parse_recipe(dataclass_types: tuple, argv: list[str] | None = None) -> tuple
 
     argv = list(sys.argv[1:] if argv is None else argv)
     values, argv = merged_config(argv)
+    named = frozenset(set(values) | flags_named(argv))  # before the CPU fallbacks, which are not the user's
     values = cpu_only_overrides(values, torch.cuda.is_available())
     parser = TrlParser(dataclass_types)
     unknown = parser.set_defaults_with_config(**values)
     if unknown:
         raise RecipeError(f"unknown recipe keys: {' '.join(unknown)}")
     try:
-        return tuple(parser.parse_args_into_dataclasses(argv))
+        parsed = tuple(parser.parse_args_into_dataclasses(argv))
     except ValueError as exc:
         raise RecipeError(str(exc)) from exc
+    parsed[0].named = named
+    return parsed
 
 
 def parse_run_arguments(argv: list[str] | None = None):

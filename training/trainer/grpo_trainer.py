@@ -49,6 +49,24 @@ def _prompt_text(prompt) -> str:
     return next((m["content"] for m in reversed(prompt) if m.get("role") == "user"), str(prompt))
 
 
+# The private TRL 1.16 methods ObservedGRPOTrainer overrides (each calls the original through super()), with the
+# parameters it relies on; tests/training/trainer/test_trl_contract.py checks them against the installed TRL, and
+# training.core.trl_version stops a run on another TRL version. Each has no public hook: rollouts are generated,
+# scored and turned into advantages inside _generate_and_score_completions, with no callback in between.
+TRL_OVERRIDES = {
+    "_generate_single_turn": "(self, prompt_ids, images, multimodal_fields, num_generations, has_tool_images=False)",
+    "_load_rng_state": "(self, checkpoint)",  # RNG states restored again before the first step of a resumed run
+    "_prepare_inputs": "(self, generation_batch)",
+    "_calculate_rewards": "(self, inputs, prompts, completions, completion_ids_list)",
+    "_generate_and_score_completions": "(self, inputs)",
+    "training_step": "(self, model, inputs, num_items_in_batch)",  # public, but its signature matters too
+}
+# Attributes of TRL's GRPOTrainer the overrides read (and ``_metrics["train"]``, a dict of lists, that they append to).
+TRL_ATTRIBUTES = ("use_vllm", "top_k", "top_p", "min_p", "repetition_penalty", "is_fsdp_enabled",
+                  "is_deepspeed_enabled", "max_completion_length", "eos_token_ids", "_tokenizer", "temperature",
+                  "reward_weights", "reward_func_names", "num_generations", "_metrics")
+
+
 class ObservedGRPOTrainer(GRPOTrainer):
     """GRPOTrainer with dynamic sampling and rollout observers.
 

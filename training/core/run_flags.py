@@ -1,0 +1,48 @@
+"""The settings a run needs on TRL's config: filled where the user left them unset, a stop where the user's conflict.
+
+A flag counts as set when the recipe (with its bases and model preset) or the command line names it
+(``RunArguments.named``), whatever its value, so a user's explicit default is respected too.
+"""
+
+from __future__ import annotations
+
+from training.core.arguments import RecipeError
+
+
+def settle(config, named, name: str, needed, why: str) -> None:
+    """``config.<name>`` = ``needed``: filled when unset; a RecipeError when the user set another value."""
+    if name in named:
+        if getattr(config, name) != needed:
+            raise RecipeError(f"--{name} {getattr(config, name)!r} conflicts with this run, which needs {needed!r}: "
+                              f"{why}. Drop it from the recipe or the command line.")
+        return
+    setattr(config, name, needed)
+
+
+def settle_grpo_flags(run_args, grpo_args, task) -> None:
+    """Fill or check what a GRPO run of ``task`` needs on its ``GRPOConfig`` (before any model is loaded)."""
+    named = run_args.named
+    settle(grpo_args, named, "shuffle_dataset", False,
+           "its problems are already a keyed permutation, and their order is the run's data position")
+    settle(grpo_args, named, "ignore_data_skip", True,
+           "a resumed run restarts the problem stream at its saved data position instead of skipping batches")
+    settle(grpo_args, named, "save_total_limit", None,
+           "the checkpoint policy (training.callbacks.checkpoints) decides which checkpoints to keep")
+    if "reward_weights" not in named:
+        grpo_args.reward_weights = list(task.reward_weights)
+    elif len(grpo_args.reward_weights) != len(task.reward_funcs):
+        raise RecipeError(f"--reward_weights has {len(grpo_args.reward_weights)} weights for the task's "
+                          f"{len(task.reward_funcs)} reward functions ({', '.join(f.__name__ for f in task.reward_funcs)})")
+    if {"max_completion_length", "derive_max_completion_length"} <= named and run_args.derive_max_completion_length:
+        raise RecipeError("--max_completion_length and --derive_max_completion_length true both say how long a "
+                          "completion may be: keep one")
+
+
+def completion_length_source(run_args, grpo_args, task, tokenizer) -> str:
+    """Fill ``max_completion_length`` with the task's budget where the user left it unset; say where it came from."""
+    if "max_completion_length" in run_args.named:
+        return "as set"
+    if not run_args.derive_max_completion_length:
+        return "TRL's default"
+    grpo_args.max_completion_length = task.completion_budget(tokenizer)
+    return "the task's budget"
