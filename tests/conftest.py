@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["tests.clean_tree"]  # the suite leaves `git status` as it found it
+
 # Tests never reach the Hub: a Hub id must fail fast with our message, not retry for 20 s.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO_ROOT = Path(__file__).resolve().parents[1]

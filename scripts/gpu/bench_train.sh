@@ -1,10 +1,7 @@
-# Issue 6 on the lent GPU machine, after the .gpu set-up (../shared/gpu/README.md): bash results/bench/gpu_run.sh PART
+# Issue 6 on the lent GPU machine, after the .gpu set-up (../shared/gpu/README.md): bash scripts/gpu/bench_train.sh PART
 # PART gen: rollouts only; s1: GRPO stage 1 + arithmetic; s4: GRPO stage 4. Parts merge into one bench.json.
 set -o pipefail
-[ -f /tmp/gpu/smollm2-135m-instruct/model.safetensors ] || bash .gpu/b/finish.sh >/dev/null 2>&1
-[ -d /tmp/gpu/corpus ] || tar xzf .gpu/c/corpus.tar.gz -C /tmp/gpu
-export PYTHONPATH=/tmp/gpu/site:$PWD INTERLEAVE_GRPO_CORPUS=/tmp/gpu/corpus HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1
-M=/tmp/gpu/smollm2-135m-instruct
+source scripts/gpu/setup.sh   # the one set-up (model, wheels, corpus); exports PYTHONPATH, M, LAB, ...
 B="python3 -m benchmarks.bench_train --model $M --out /tmp/res/bench --runs_dir /tmp/runs --merge"
 mkdir -p /tmp/res
 case "$1" in

@@ -1,33 +1,30 @@
 # Issue 7 on the lent GPU machine, after the .gpu set-up (../shared/gpu/README.md). Each command fits the
 # 10-minute cap; adapters travel back under $OUT (carry the unpacked .curriculum/ folder into the next command
 # when the machine went cold).
-#   bash results/curriculum/gpu_run.sh warm        # supervised warm start runs/WARM_RUN (default warm-start; at most
+#   bash scripts/gpu/curriculum_run.sh warm        # supervised warm start runs/WARM_RUN (default warm-start; at most
 #                                                  # MINUTES, default 6.5; WARM_ARGS adds options), then eval
 #                                                  # of stages 1-6 (N_EVAL problems each, 0 skips it; BASELINE=false
 #                                                  # skips the base)
-#   bash results/curriculum/gpu_run.sh eval RUN    # runs/RUN/final on stages 1-6 (N_EVAL problems each), no baseline
-#   bash results/curriculum/gpu_run.sh final RUN   # make eval of runs/RUN/final: base vs trained, stages 1-6, arithmetic
-#   bash results/curriculum/gpu_run.sh arithmetic  # the GRPO positive control runs/ARUN (default arithmetic), at most
+#   bash scripts/gpu/curriculum_run.sh eval RUN    # runs/RUN/final on stages 1-6 (N_EVAL problems each), no baseline
+#   bash scripts/gpu/curriculum_run.sh final RUN   # make eval of runs/RUN/final: base vs trained, stages 1-6, arithmetic
+#   bash scripts/gpu/curriculum_run.sh arithmetic  # the GRPO positive control runs/ARUN (default arithmetic), at most
 #                                                  # MINUTES, from INIT (an adapter folder; default a fresh adapter),
 #                                                  # TRAIN_ARGS adds options; then its eval
-#   bash results/curriculum/gpu_run.sh arith-warm  # supervised arithmetic phase runs/WARM_RUN (warm-start-arithmetic.yaml,
+#   bash scripts/gpu/curriculum_run.sh arith-warm  # supervised arithmetic phase runs/WARM_RUN (sft-arithmetic.yaml,
 #                                                  # at most MINUTES, WARM_ARGS adds options), then its eval
-#   bash results/curriculum/gpu_run.sh pack RUN... # only pack results/ and the runs' final adapters into $OUT
+#   bash scripts/gpu/curriculum_run.sh pack RUN... # only pack results/ and the runs' final adapters into $OUT
 #   PACK=false skips packing (e.g. two runs side by side on one GPU, then one `pack`)
-#   bash results/curriculum/gpu_run.sh stage N     # GRPO stage N from the previous stage's adapter, promotion at
+#   bash scripts/gpu/curriculum_run.sh stage N     # GRPO stage N from the previous stage's adapter, promotion at
 #                                                  # the stage's bar, at most MINUTES (default 7) min, then eval
 #                                                  # (INIT=adapter folder starts from that adapter instead)
 set -o pipefail
-[ -f /tmp/gpu/smollm2-135m-instruct/model.safetensors ] || bash .gpu/b/finish.sh >/dev/null 2>&1
-[ -d /tmp/gpu/corpus ] || tar xzf .gpu/c/corpus.tar.gz -C /tmp/gpu
-export PYTHONPATH=/tmp/gpu/site:$PWD INTERLEAVE_GRPO_CORPUS=/tmp/gpu/corpus HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1
-M=/tmp/gpu/smollm2-135m-instruct
+source scripts/gpu/setup.sh   # the one set-up (model, wheels, corpus); exports PYTHONPATH, M, LAB, ...
 R=${CURRICULUM_DIR:-$PWD/.curriculum}      # runs/ and results/ of the curriculum, carried between machines
 W=${WARM_RUN:-warm-start}
 mkdir -p $R/runs $R/results
 case "$1" in
   warm)
-    python3 -m training.cli.warm_start --config training/recipes/warm-start.yaml --model $M --report_to none \
+    python3 -m training.cli.warm_start --config training/recipes/sft-every-length.yaml --model $M --report_to none \
       --max_train_minutes ${MINUTES:-6.5} ${WARM_ARGS} --output_dir $R/runs/$W --results_dir $R/results/$W 2>&1 | grep -v "it/s\]" | tail -5
     [ "${N_EVAL:-256}" = 0 ] || python3 -m training.cli.evaluate --model $M --adapter $R/runs/$W/final \
       --stages 1-6 --n ${N_EVAL:-256} --arithmetic false --baseline ${BASELINE:-true} --out $R/results/eval/$W \
@@ -47,7 +44,7 @@ case "$1" in
       --out $R/results/eval/$A 2>&1 | grep -v "it/s\]" | tail -8 ;;
   arith-warm)
     W=${WARM_RUN:-warm-start-arithmetic}
-    python3 -m training.cli.warm_start --config training/recipes/warm-start-arithmetic.yaml --model $M --report_to none \
+    python3 -m training.cli.warm_start --config training/recipes/sft-arithmetic.yaml --model $M --report_to none \
       --max_train_minutes ${MINUTES:-5} ${WARM_ARGS} --output_dir $R/runs/$W --results_dir $R/results/$W 2>&1 \
       | grep -v "it/s\]" | tail -5
     python3 -m training.cli.evaluate --model $M --adapter $R/runs/$W/final --stages "" --n 512 \

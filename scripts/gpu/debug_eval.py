@@ -1,5 +1,5 @@
 """Why does a GRPO-trained adapter score 0.1 greedily on the GPU and 1.0 on CPU? Decode 16 stage-1 test problems
-with each path and print the scores and two outputs.  python results/curriculum/gpu_debug_eval.py MODEL ADAPTER"""
+with each path and print the scores and two outputs.  python scripts/gpu/debug_eval.py MODEL ADAPTER"""
 import sys
 
 import torch

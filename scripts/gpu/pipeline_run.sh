@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
 # The training pipeline on one GPU with the embedded SmolLM2-135M-Instruct, recipe defaults except the step
 # counts: stage 1 and the arithmetic control for a few dozen steps, stage 4 (100 words) for a few steps to size
-# the completion log at longer texts. On the lent GPU machine (see ../shared/gpu/README.md), after
-# `bash .gpu/a/setup.sh` and `bash .gpu/b/finish.sh`, with the built corpus carried as .gpu/c/corpus.tar.gz:
-#   bash results/pipeline-gpu/run.sh PART   (PART: stage-1, arithmetic or stage-4)
+# the completion log at longer texts. On the lent GPU machine, with .gpu/ carried (scripts/gpu/pack.sh) for
+# scripts/gpu/setup.sh:
+#   bash scripts/gpu/pipeline_run.sh PART   (PART: stage-1, arithmetic or stage-4)
 # Results (metrics, summary, plots, sample outputs, completion-log size) land in $OUT/<run>.tar.gz.
 set -euo pipefail
 part=$1
-[ -d /tmp/gpu/corpus ] || { mkdir -p /tmp/gpu && tar xzf .gpu/c/corpus.tar.gz -C /tmp/gpu; }
-export PYTHONPATH=/tmp/gpu/site:$PWD INTERLEAVE_GRPO_CORPUS=/tmp/gpu/corpus HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1
-model=/tmp/gpu/smollm2-135m-instruct
+source scripts/gpu/setup.sh   # the one set-up (model, wheels, corpus); exports PYTHONPATH, M, LAB, ...
+model=$M
 work=/tmp/pipeline
 case "$part" in
   stage-1) args=(--config training/recipes/stage-1.yaml --max_steps 40) ;;

@@ -2,7 +2,7 @@
 
 Run on the GPU machine after the .gpu set-up:
   PYTHONPATH=/tmp/gpu/site:$PWD INTERLEAVE_GRPO_CORPUS=/tmp/gpu/corpus \
-      python3 results/bench-generation/profile/profile_graph_sampler.py /tmp/gpu/smollm2-135m-instruct
+      python3 scripts/gpu/profile_graph_sampler.py /tmp/gpu/smollm2-135m-instruct
 """
 
 import sys

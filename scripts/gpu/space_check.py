@@ -1,6 +1,6 @@
 """The demo's model code on a GPU (issue 9: "and on a GPU when there is one"), without gradio (not installed there).
 
-    cd spaces/interleave_demo && python ../../results/space/gpu_check.py MODEL_FOLDER OUT.json
+    cd spaces/interleave_demo && python ../../scripts/gpu/space_check.py MODEL_FOLDER OUT.json
 
 Loads the Interleaver on CUDA (bf16), streams the base model and a LoRA adapter (random, non-zero), and checks
 that the stream grows by prefixes and ends at plain greedy ``generate``'s text.

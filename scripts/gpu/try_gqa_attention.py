@@ -3,7 +3,7 @@
 Registers an attention function with transformers' AttentionInterface and times a graph-sampler rollout
 with the default ("sdpa") and the registered one on the same merged copy. GPU machine, after the .gpu set-up:
   PYTHONPATH=/tmp/gpu/site:$PWD INTERLEAVE_GRPO_CORPUS=/tmp/gpu/corpus \
-      python3 results/bench-generation/profile/try_gqa_attention.py /tmp/gpu/smollm2-135m-instruct
+      python3 scripts/gpu/try_gqa_attention.py /tmp/gpu/smollm2-135m-instruct
 """
 
 import sys
