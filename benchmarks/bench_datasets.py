@@ -57,7 +57,7 @@ def measure(count: int = 3000) -> list[dict]:
         stream_first, stream_rate = _stream_rate(curriculum_stream(stage=stage, corpus=corpus), count)
         rows.append({
             "dataset": "interleave-curriculum", "config": f"stage-{stage}", "setup_s": round(setup, 3),
-            "generator_per_s": round(_rate(lambda n: (problems[i] for i in range(n)), count)),
+            "generator_per_s": round(_rate(lambda n, problems=problems: (problems[i] for i in range(n)), count)),
             "stream_first_s": round(stream_first, 3), "stream_per_s": round(stream_rate),
         })
     started = time.perf_counter()

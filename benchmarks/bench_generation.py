@@ -193,7 +193,8 @@ def main(argv: list[str] | None = None) -> int:
         base = next((b for b in results if b["stage"] == r["stage"] and b["batch"] == r["batch"]
                      and b["method"] == "dynamic" and "error" not in b), None)
         if "error" in r:
-            lines.append(f"| {r['stage']} | {r['batch']} | {r['max_new_tokens']} | {r['method']} | failed: {r['error']} | | |")
+            lines.append(f"| {r['stage']} | {r['batch']} | {r['max_new_tokens']} | {r['method']} | failed: "
+                         f"{r['error']} | | |")
             continue
         ratio = f"{r['tokens_per_second'] / base['tokens_per_second']:.1f}" if base else ""
         lines.append(f"| {r['stage']} | {r['batch']} | {r['max_new_tokens']} | {r['method']} | "

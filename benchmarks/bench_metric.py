@@ -1,4 +1,7 @@
-"""Benchmark of the NW core against a pure Python DP, Biopython and rapidfuzz: `python -m benchmarks.bench_metric --results DIR`.
+"""Benchmark of the NW core against a pure Python DP, Biopython and rapidfuzz.
+
+    python -m benchmarks.bench_metric --results DIR     (make bench-metric)
+
 
 Pairs of n-word texts (a reference and a prediction with ~20% of its words edited), the process
 pinned to one core (but for the rows that say otherwise); every time is the best of several samples
@@ -22,7 +25,12 @@ import numpy as np
 
 from metrics.needleman_wunsch.nw_alignment import nw_score, nw_scores, sequence_scores, split_words, to_ids
 from metrics.needleman_wunsch.nw_kernels import (
-    DEFAULT_SCORING, SCORE_KERNELS, TRACEBACK_KERNELS, Scoring, alignment_score, available_backends,
+    DEFAULT_SCORING,
+    SCORE_KERNELS,
+    TRACEBACK_KERNELS,
+    Scoring,
+    alignment_score,
+    available_backends,
 )
 
 logger = logging.getLogger(__name__)
@@ -126,12 +134,13 @@ def batch_rows(n: int, rng: random.Random, all_cores: set[int]) -> dict[str, flo
     for label, job in jobs.items():
         for backend in ["auto", *available_backends("score")]:
             if backend != "python":
-                rows[f"{label}, {backend}, one core"] = best_time(lambda: job(backend, 1), samples=5)
+                rows[f"{label}, {backend}, one core"] = best_time(lambda job=job, backend=backend: job(backend, 1),
+                                                                  samples=5)
         if "rapidfuzz" in available_backends("score") and hasattr(os, "sched_setaffinity") and len(all_cores) > 1:
             pinned = os.sched_getaffinity(0)
             os.sched_setaffinity(0, all_cores)
             rows[f"{label}, rapidfuzz, workers=-1 ({len(all_cores)} cores)"] = best_time(
-                lambda: job("rapidfuzz", -1), samples=5)
+                lambda job=job: job("rapidfuzz", -1), samples=5)
             os.sched_setaffinity(0, pinned)
     return rows
 
@@ -191,7 +200,8 @@ def markdown(result: dict) -> str:
               "| batch, backend, cores | seconds |", "|---|---|"]
     lines += [f"| {name} | {t:.3f} |" for name, t in result["batch"].items()]
     if result["numba_warm_up"]:
-        lines += ["", "First call of the numba kernels in a fresh process:", "", "| numba cache | seconds |", "|---|---|"]
+        lines += ["", "First call of the numba kernels in a fresh process:", "", "| numba cache | seconds |",
+                  "|---|---|"]
         lines += [f"| {name} | {t:.2f} |" for name, t in result["numba_warm_up"].items()]
     m = result["machine"]
     lines += ["", f"Machine: {m['cpu']}, {m['cores']} cores (the benchmark pinned to one), Python {m['python']}, "

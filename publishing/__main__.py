@@ -1,4 +1,5 @@
-"""``python -m publishing COMMAND``: publish the project's artifacts to the Hub (or, with ``HUB=local``, a local git hub).
+"""``python -m publishing COMMAND``: publish the project's artifacts to the Hub (or, with ``HUB=local``, a local git
+hub).
 
 Commands: ``datasets`` (curriculum + arithmetic dataset repos), ``metric`` (the NW metric as a Space, where
 ``evaluate.load("owner/needleman_wunsch")`` looks), ``model --run runs/<run>`` or ``model --stage N`` (the run
@@ -21,15 +22,16 @@ import re
 import sys
 from pathlib import Path
 
+from base_models.models import EMBEDDED_MODEL, EMBEDDED_MODEL_HUB_ID
+from dataset_builders.cli_flags import underscore_flags
 from dataset_builders.fetch import FetchError
+from model_cards.eval_results import EvalResultsError
 from publishing.dataset_folders.__main__ import add_dataset_arguments, dataset_command, write_dataset_folders
 from publishing.dataset_folders.folders import ARITHMETIC_FOLDER, CURRICULUM_FOLDER
-from model_cards.eval_results import EvalResultsError
 from publishing.destination import MODES, Destination, destination
 from publishing.hub import HubError, Published
 from publishing.model_folders import StageRun, base_model_folder, base_model_id, stage_checkpoint_folder
 from publishing.space_folder import link_card, space_sdk, stage_space_folder
-from base_models.models import EMBEDDED_MODEL, EMBEDDED_MODEL_HUB_ID
 
 METRIC_FOLDER = Path("metrics/needleman_wunsch")
 SPACE_FOLDER = Path("spaces/interleave_demo")
@@ -44,7 +46,8 @@ def report(kind: str, published: Published) -> None:
 
 
 def publish_datasets(dest: Destination, args: argparse.Namespace) -> list[Published]:
-    repos = {CURRICULUM_FOLDER: dest.repo_id(args.curriculum_repo), ARITHMETIC_FOLDER: dest.repo_id(args.arithmetic_repo)}
+    repos = {CURRICULUM_FOLDER: dest.repo_id(args.curriculum_repo),
+             ARITHMETIC_FOLDER: dest.repo_id(args.arithmetic_repo)}
     command = dataset_command("python -m publishing datasets", args)
     folders = write_dataset_folders(args.staging / "datasets", args, repos, command)
     out = []
@@ -123,7 +126,7 @@ def trained_stages(runs_dir: Path) -> list[int]:
 
 def run_command(args: argparse.Namespace) -> None:
     if args.command in ("space", "all") and not args.space_folder.is_dir():  # before anything is published
-        raise HubError(f"no Space folder {args.space_folder} (--space-folder)")
+        raise HubError(f"no Space folder {args.space_folder} (--space_folder)")
     dest = destination(args.hub, args.user, args.hub_dir, args.private)
     if args.command in ("datasets", "all"):
         publish_datasets(dest, args)
@@ -154,32 +157,35 @@ def run_command(args: argparse.Namespace) -> None:
 def _common_options() -> argparse.ArgumentParser:
     """Options every command takes (after the command name, so ``make publish-X PUBLISH_ARGS=...`` can pass them)."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--hub", choices=MODES, help="hf: push to the Hub (default, or $HUB); local: git repos in HUB_DIR")
+    common.add_argument("--hub", choices=MODES,
+                        help="hf: push to the Hub (default, or $HUB); local: git repos in HUB_DIR")
     common.add_argument("--user", help="namespace of the repos (default $HUB_USER; 'local' for HUB=local)")
-    common.add_argument("--hub-dir", type=Path, help="the local hub's folder (default $HUB_DIR or dist/hub)")
-    common.add_argument("--staging", type=Path, default=Path("dist/publish"), help="where the folders to upload are written")
+    common.add_argument("--hub_dir", type=Path, help="the local hub's folder (default $HUB_DIR or dist/hub)")
+    common.add_argument("--staging", type=Path, default=Path("dist/publish"),
+                        help="where the folders to upload are written")
     common.add_argument("--private", action="store_true", help="create new Hub repos as private")
-    common.add_argument("--curriculum-repo", default=CURRICULUM_FOLDER, help="dataset repo name of the curriculum")
-    common.add_argument("--arithmetic-repo", default=ARITHMETIC_FOLDER, help="dataset repo name of the arithmetic set")
-    common.add_argument("--metric-repo", default=METRIC_FOLDER.name, help="Space repo name of the metric (= its script name)")
+    common.add_argument("--curriculum_repo", default=CURRICULUM_FOLDER, help="dataset repo name of the curriculum")
+    common.add_argument("--arithmetic_repo", default=ARITHMETIC_FOLDER, help="dataset repo name of the arithmetic set")
+    common.add_argument("--metric_repo", default=METRIC_FOLDER.name,
+                        help="Space repo name of the metric (= its script name)")
     common.add_argument("--quiet", action="store_true")
     return common
 
 
 def _model_options(cmd: argparse.ArgumentParser) -> None:
-    cmd.add_argument("--runs-dir", type=Path, default=Path("runs"), help="where training left runs/stage-N/final")
-    cmd.add_argument("--results-dir", type=Path, default=None,
+    cmd.add_argument("--runs_dir", type=Path, default=Path("runs"), help="where training left runs/stage-N/final")
+    cmd.add_argument("--results_dir", type=Path, default=None,
                      help="a folder holding <run>/summary.json and plots (default: the run's own results/ folder)")
-    cmd.add_argument("--eval-root", type=Path, default=Path("runs/eval"), help="searched for the run's eval.json")
+    cmd.add_argument("--eval_root", type=Path, default=Path("runs/eval"), help="searched for the run's eval.json")
     cmd.add_argument("--repo", help="model repo name (default interleave-grpo-<base model name>)")
-    cmd.add_argument("--base-model", help="Hub id of the base model (default: from the run's summary)")
+    cmd.add_argument("--base_model", help="Hub id of the base model (default: from the run's summary)")
     cmd.add_argument("--license", help="license of the adapter (default: the base model's, else apache-2.0)")
 
 
 def _space_options(cmd: argparse.ArgumentParser) -> None:
-    cmd.add_argument("--space-folder", type=Path, default=SPACE_FOLDER)
-    cmd.add_argument("--space-repo", default="interleave-demo", help="Space repo name")
-    cmd.add_argument("--adapter-repo", help="the model repo whose stage-N branches the Space offers (default: the one "
+    cmd.add_argument("--space_folder", type=Path, default=SPACE_FOLDER)
+    cmd.add_argument("--space_repo", default="interleave-demo", help="Space repo name")
+    cmd.add_argument("--adapter_repo", help="the model repo whose stage-N branches the Space offers (default: the one "
                                             f"`all` publishes, else {model_repo_name({'model': EMBEDDED_MODEL})})")
 
 
@@ -192,22 +198,26 @@ def parser() -> argparse.ArgumentParser:
     datasets = commands.add_parser("datasets", parents=common, help="the curriculum and arithmetic datasets")
     add_dataset_arguments(datasets)
     metric = commands.add_parser("metric", parents=common, help="the Needleman-Wunsch metric (a Space)")
-    metric.add_argument("--metric-folder", type=Path, default=METRIC_FOLDER)
-    model = commands.add_parser("model", parents=common, help="a stage run's final adapter (branch stage-N; main = latest)")
+    metric.add_argument("--metric_folder", type=Path, default=METRIC_FOLDER)
+    model = commands.add_parser("model", parents=common,
+                                help="a stage run's final adapter (branch stage-N; main = latest)")
     which = model.add_mutually_exclusive_group(required=True)
     which.add_argument("--run", type=Path, help="a run folder, e.g. runs/stage-3 (its final/ and results/summary.json)")
     which.add_argument("--stage", type=int, choices=range(1, 7), metavar="N", help="the run runs/stage-N (--runs-dir)")
     _model_options(model)
-    model.add_argument("--eval-file", type=Path, help="the eval.json to put on the card (default: found in --eval-root)")
+    model.add_argument("--eval_file", type=Path,
+                       help="the eval.json to put on the card (default: found in --eval_root)")
     space = commands.add_parser("space", parents=common, help="the demo Space")
     _space_options(space)
-    space.add_argument("--base-model", help=f"Hub id of the base model the Space loads (default {EMBEDDED_MODEL_HUB_ID})")
+    space.add_argument("--base_model",
+                       help=f"Hub id of the base model the Space loads (default {EMBEDDED_MODEL_HUB_ID})")
     every = commands.add_parser("all", parents=common, help="datasets, metric, every trained stage, the Space")
     add_dataset_arguments(every)
     _model_options(every)
     _space_options(every)
     every.set_defaults(eval_file=None, metric_folder=METRIC_FOLDER)
-    base = commands.add_parser("base-model", parents=common, help="a local base model (base_models.models name or folder)")
+    base = commands.add_parser("base-model", parents=common,
+                               help="a local base model (base_models.models name or folder)")
     base.add_argument("--model", required=True, help="smollm2-135m-instruct, tiny-random-llama or a model folder")
     base.add_argument("--repo", help="model repo name (default: the model's name)")
     base.add_argument("--license")
@@ -215,8 +225,9 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
-    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    args = parser().parse_args(underscore_flags(argv))
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
+                        format="%(levelname)s %(name)s: %(message)s")
     try:
         run_command(args)
     except (HubError, ValueError, FetchError, EvalResultsError) as exc:

@@ -14,7 +14,8 @@ from publishing.hub import HubError
 # Files of a run's final/ (or of a checkpoint copied there after a collapse) that belong to training only.
 TRAINING_ONLY = ("README.md", "training_args.bin", "trainer_state.json", "checkpoint_complete.json", "optimizer.pt",
                  "scheduler.pt", "scaler.pt", "rng_state*", ".complete")
-BASE_MODEL_LICENSES = {"HuggingFaceTB/SmolLM2-135M-Instruct": "apache-2.0", "meta-llama/Llama-3.2-3B-Instruct": "llama3.2"}
+BASE_MODEL_LICENSES = {"HuggingFaceTB/SmolLM2-135M-Instruct": "apache-2.0",
+                       "meta-llama/Llama-3.2-3B-Instruct": "llama3.2"}
 HUB_ID = re.compile(r"^[\w.-]+/[\w.-]+$")
 
 
@@ -75,7 +76,7 @@ def base_model_id(summary: dict, override: str | None = None) -> str:
     if HUB_ID.match(model) and not Path(model).exists() and not model.startswith((".", "/")):
         return model
     raise HubError(f"cannot tell the Hub id of the run's base model {model!r}: pass BASE_MODEL=owner/name "
-                   "(--base-model), e.g. a base model published with `python -m publishing base-model`")
+                   "(--base_model), e.g. a base model published with `python -m publishing base-model`")
 
 
 def base_model_note(base_model: str, summary: dict) -> str | None:
@@ -134,7 +135,11 @@ def stage_checkpoint_folder(run: StageRun, dest: Path, *, repo_id: str, base_mod
 def _describe(model: str) -> tuple[str, str | None, str]:
     """(description, base_model, license) of a base model the project can publish."""
     from base_models.models import (
-        EMBEDDED_GGUF, EMBEDDED_MODEL, EMBEDDED_MODEL_HUB_ID, EMBEDDED_PACKAGE, TINY_RANDOM_MODEL,
+        EMBEDDED_GGUF,
+        EMBEDDED_MODEL,
+        EMBEDDED_MODEL_HUB_ID,
+        EMBEDDED_PACKAGE,
+        TINY_RANDOM_MODEL,
     )
 
     if model == EMBEDDED_MODEL:
@@ -150,8 +155,8 @@ def _describe(model: str) -> tuple[str, str | None, str]:
 
 def base_model_folder(model: str, dest: Path, repo_id: str, license: str | None = None) -> Path:
     """``dest`` (replaced) = a model folder (``base_models.models`` name or path) plus its card."""
-    from model_cards.base_model_card import render_base_model_card
     from base_models.models import ModelUnavailable, resolve_model
+    from model_cards.base_model_card import render_base_model_card
 
     try:
         source = Path(resolve_model(model))

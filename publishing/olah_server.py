@@ -1,6 +1,6 @@
 """Serve a local hub folder (``HUB=local``) over the Hub HTTP API with olah, on a loopback port.
 
-``python -m publishing.olah_server --hub-dir dist/hub`` (``make hub-serve``) prints the ``HF_ENDPOINT`` to
+``python -m publishing.olah_server --hub_dir dist/hub`` (``make hub-serve``) prints the ``HF_ENDPOINT`` to
 export; then ``load_dataset("owner/name", ...)``, ``from_pretrained`` and ``evaluate.load`` read the
 published repos by id. olah (PyPI, a self-hosted Hub mirror) serves the bare git repositories of
 :mod:`publishing.local_hub` in offline mode; it is read-only.
@@ -27,6 +27,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from dataset_builders.cli_flags import underscore_flags
 from publishing.hub import HubError
 
 logger = logging.getLogger(__name__)
@@ -139,13 +140,14 @@ class LocalHubServer:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m publishing.olah_server", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--hub-dir", type=Path, default=Path(os.environ.get("HUB_DIR", "dist/hub")))
+    parser.add_argument("--hub_dir", type=Path, default=Path(os.environ.get("HUB_DIR", "dist/hub")))
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=int(os.environ.get("HUB_PORT", "0")) or None)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(underscore_flags(argv))
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if not args.hub_dir.is_dir():
-        print(f"error: {args.hub_dir} does not exist: publish something first (make publish HUB=local)", file=sys.stderr)
+        print(f"error: {args.hub_dir} does not exist: publish something first (make publish HUB=local)",
+              file=sys.stderr)
         return 2
     server = LocalHubServer(args.hub_dir, args.host, args.port)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # `kill` stops olah too (the finally below)

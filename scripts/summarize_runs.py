@@ -25,7 +25,8 @@ def run_record(folder: Path) -> dict:
             "completions/clipped_ratio", "frac_reward_zero_std")
     return {
         "run": folder.name,
-        "recipe": {k: v for k, v in (summary.get("recipe") or {}).items() if k in ("word_credit", "stage", "init_adapter")},
+        "recipe": {k: v for k, v in (summary.get("recipe") or {}).items()
+                   if k in ("word_credit", "stage", "init_adapter")},
         "grpo": summary.get("grpo"),
         "steps": summary.get("global_step"),
         "wall_seconds": summary.get("wall_seconds"),

@@ -3,10 +3,18 @@
 from dataset_builders.arithmetic.builder import Arithmetic, ArithmeticConfig
 from dataset_builders.arithmetic.problems import ArithmeticProblems, problem_id
 from dataset_builders.arithmetic.rewards import (
-    ARITHMETIC_REWARDS, arithmetic_exact_reward, arithmetic_format_reward, arithmetic_partial_reward,
+    ARITHMETIC_REWARDS,
+    arithmetic_exact_reward,
+    arithmetic_format_reward,
+    arithmetic_partial_reward,
 )
 from dataset_builders.arithmetic.scoring import (
-    ArithmeticScore, digit_closeness, extract_answer, is_digits_only, partial_credit, relative_closeness,
+    ArithmeticScore,
+    digit_closeness,
+    extract_answer,
+    is_digits_only,
+    partial_credit,
+    relative_closeness,
     score_completion,
 )
 from dataset_builders.arithmetic.streaming import arithmetic_dataset, arithmetic_stream

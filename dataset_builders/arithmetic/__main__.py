@@ -19,14 +19,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
-        builder = Arithmetic(args.config.lower(), seed=args.seed)  # the builder's config: the same problems as the dataset
+        # the builder's config: the same problems as the dataset
+        builder = Arithmetic(args.config.lower(), seed=args.seed)
         problems = builder.problems
         rows = [problems.problem(args.split, i) for i in range(args.start, args.start + args.count)]
     except (ValueError, IndexError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     a_digits, b_digits = builder.config.a_digits, builder.config.b_digits
-    print(f"{a_digits}-digit x {b_digits}-digit, split {args.split}, seed {args.seed}: {problems.n_pairs:,} operand pairs, "
+    print(f"{a_digits}-digit x {b_digits}-digit, split {args.split}, seed {args.seed}: "
+          f"{problems.n_pairs:,} operand pairs, "
           f"{2 * problems.held_out_per_split:,} held out for test/validation, {problems.n_train:,} for train")
     for row in rows:
         print(f"{row['id']}: {row['a']} * {row['b']} = {row['answer']}")

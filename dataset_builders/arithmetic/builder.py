@@ -1,4 +1,5 @@
-"""The arithmetic positive control as a ``datasets.GeneratorBasedBuilder``: configs ``3x2`` (default) and other digit counts.
+"""The arithmetic positive control as a ``datasets.GeneratorBasedBuilder``: configs ``3x2`` (default) and other
+digit counts.
 
 Used in-process (``datasets`` >= 4 runs no loading scripts)::
 
@@ -94,10 +95,12 @@ class Arithmetic(datasets.GeneratorBasedBuilder):
                                  "or pass a_digits=A, b_digits=B (config AxB) for other digit counts")
             config = ArithmeticConfig(name=config_name, version=self.VERSION,
                                       description=f"{digits[0]}-digit x {digits[1]}-digit integers", **config_kwargs)
-            return config, config.create_config_id({k: v for k, v in config_kwargs.items() if k not in ("a_digits", "b_digits")})
+            options = {k: v for k, v in config_kwargs.items() if k not in ("a_digits", "b_digits")}
+            return config, config.create_config_id(options)
         named = self.builder_configs.get(config_name or self.DEFAULT_CONFIG_NAME)
         if digits != (None, None) and digits != (named.a_digits, named.b_digits):
-            raise ValueError(f"config {named.name} is {named.a_digits}x{named.b_digits} digits, not {digits[0]}x{digits[1]}")
+            raise ValueError(f"config {named.name} is {named.a_digits}x{named.b_digits} digits, not "
+                             f"{digits[0]}x{digits[1]}")
         config_kwargs.pop("a_digits", None)
         config_kwargs.pop("b_digits", None)
         return super()._create_builder_config(config_name, custom_features, config_id, **config_kwargs)

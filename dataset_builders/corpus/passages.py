@@ -77,7 +77,8 @@ def assign_splits(works: list[Work], test_fraction: float = 0.1, validation_frac
     return assignment
 
 
-def build_passages(works: list[Work], min_words: int, test_fraction: float, validation_fraction: float) -> list[Passage]:
+def build_passages(works: list[Work], min_words: int, test_fraction: float,
+                   validation_fraction: float) -> list[Passage]:
     """All passages of all works, each tagged with its work's split."""
     splits = assign_splits(works, test_fraction, validation_fraction)
     return [

@@ -107,7 +107,8 @@ def read_folder(folder: str | Path) -> SourceResult:
     return result
 
 
-def read_hf_dataset(repo_id: str, config: str | None = None, split: str = "train", column: str = "text") -> SourceResult:
+def read_hf_dataset(repo_id: str, config: str | None = None, split: str = "train",
+                    column: str = "text") -> SourceResult:
     """Rows of a Hugging Face dataset (Hub id or local path), one work per row, from its text column."""
     import datasets  # heavy import, only for this source
 
@@ -118,7 +119,8 @@ def read_hf_dataset(repo_id: str, config: str | None = None, split: str = "train
     if column not in ds.column_names:
         raise FetchError(f"dataset {repo_id!r} has no column {column!r}; columns: {ds.column_names}")
     name = f"hf:{repo_id}" + (f":{config}" if config else "")
-    result = SourceResult(name, origin=f"Hugging Face dataset {repo_id} ({config or 'default'}, {split}, column {column})")
+    result = SourceResult(name,
+                          origin=f"Hugging Face dataset {repo_id} ({config or 'default'}, {split}, column {column})")
     result.files[f"hf/{repo_id}"] = ds._fingerprint
     for index, text in enumerate(ds[column]):
         paragraphs = clean_plain(text or "")

@@ -32,7 +32,8 @@ def ends_sentence(word: str) -> bool:
 
 def sentence_starts(words: list[str]) -> list[int]:
     """Word offsets where a sentence begins: 0, and every capitalised word after a sentence end."""
-    return [0] + [k + 1 for k in range(len(words) - 1) if ends_sentence(words[k]) and _SENTENCE_OPEN.match(words[k + 1])]
+    return [0] + [k + 1 for k in range(len(words) - 1)
+                  if ends_sentence(words[k]) and _SENTENCE_OPEN.match(words[k + 1])]
 
 
 @dataclass(frozen=True)

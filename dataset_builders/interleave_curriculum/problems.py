@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dataset_builders.corpus import SPLITS, Corpus
-from dataset_builders.interleave_curriculum.fragments import FragmentPairs
 from dataset_builders.indexing import KeyedPermutation
+from dataset_builders.interleave_curriculum.fragments import FragmentPairs
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
 from dataset_builders.prompts import interleave_prompt, interleave_target
 

@@ -8,4 +8,5 @@ def stage_words(stage: int) -> int:
     try:
         return STAGE_WORDS[stage]
     except KeyError:
-        raise ValueError(f"unknown curriculum stage {stage}; stages are {min(STAGE_WORDS)}-{max(STAGE_WORDS)}") from None
+        raise ValueError(f"unknown curriculum stage {stage}; "
+                         f"stages are {min(STAGE_WORDS)}-{max(STAGE_WORDS)}") from None

@@ -70,8 +70,10 @@ class NeedlemanWunsch(evaluate.Metric):
             features=[
                 datasets.Features({"predictions": datasets.Value("string", id="sequence"),
                                    "references": datasets.Value("string", id="sequence")}),
-                datasets.Features({"predictions": datasets.Sequence(datasets.Value("string", id="token"), id="sequence"),
-                                   "references": datasets.Sequence(datasets.Value("string", id="token"), id="sequence")}),
+                datasets.Features({"predictions": datasets.Sequence(datasets.Value("string", id="token"),
+                                                                    id="sequence"),
+                                   "references": datasets.Sequence(datasets.Value("string", id="token"),
+                                                                   id="sequence")}),
             ],
             reference_urls=["https://en.wikipedia.org/wiki/Needleman%E2%80%93Wunsch_algorithm"],
         )

@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Hashable, Iterable, Sequence
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 from .nw_kernels import DEFAULT_SCORING, OP_NAMES, Scoring, alignment_score, alignment_scores, alignment_traceback
 
-Text = Union[str, Sequence[str]]
+Text = str | Sequence[str]
 
 
 class AlignedPair(NamedTuple):
     """One column of an alignment; ``prediction`` is None for a delete, ``reference`` for an insert."""
 
     op: str  # "match", "substitute", "insert" (extra prediction word) or "delete" (missed reference word)
-    prediction: Union[str, None]
-    reference: Union[str, None]
+    prediction: str | None
+    reference: str | None
 
 
 class Alignment(NamedTuple):

@@ -12,9 +12,14 @@ import logging
 import sys
 from pathlib import Path
 
+from dataset_builders.cli_flags import underscore_flags
 from dataset_builders.fetch import FetchError
 from publishing.dataset_folders.folders import (
-    ARITHMETIC_CONFIGS, ARITHMETIC_FOLDER, CURRICULUM_CONFIGS, CURRICULUM_FOLDER, write_arithmetic_folder,
+    ARITHMETIC_CONFIGS,
+    ARITHMETIC_FOLDER,
+    CURRICULUM_CONFIGS,
+    CURRICULUM_FOLDER,
+    write_arithmetic_folder,
     write_curriculum_folder,
 )
 
@@ -34,21 +39,21 @@ def _configs(value: str | None, known: tuple[str, ...], what: str) -> tuple[str,
 def add_dataset_arguments(parser: argparse.ArgumentParser) -> None:
     """The options that say which datasets, configs and sizes to write (shared with ``python -m publishing``)."""
     parser.add_argument("--only", choices=DATASETS, help="write one of the two datasets")
-    parser.add_argument("--curriculum-configs", metavar="A,B", help=f"subset of {','.join(CURRICULUM_CONFIGS)}")
-    parser.add_argument("--arithmetic-configs", metavar="A,B", help=f"subset of {','.join(ARITHMETIC_CONFIGS)}")
+    parser.add_argument("--curriculum_configs", metavar="A,B", help=f"subset of {','.join(CURRICULUM_CONFIGS)}")
+    parser.add_argument("--arithmetic_configs", metavar="A,B", help=f"subset of {','.join(ARITHMETIC_CONFIGS)}")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--train-size", type=int, default=10_000, help="rows of the train sample per config")
-    parser.add_argument("--validation-size", type=int, default=256)
-    parser.add_argument("--test-size", type=int, default=512)
+    parser.add_argument("--train_size", type=int, default=10_000, help="rows of the train sample per config")
+    parser.add_argument("--validation_size", type=int, default=256)
+    parser.add_argument("--test_size", type=int, default=512)
 
 
 def dataset_command(prog: str, args: argparse.Namespace) -> str:
     """The command line that makes the folders (recorded in the cards)."""
-    parts = [prog, f"--seed {args.seed}", f"--train-size {args.train_size}",
-             f"--validation-size {args.validation_size}", f"--test-size {args.test_size}"]
+    parts = [prog, f"--seed {args.seed}", f"--train_size {args.train_size}",
+             f"--validation_size {args.validation_size}", f"--test_size {args.test_size}"]
     parts += [f"--only {args.only}"] if args.only else []
-    parts += [f"--curriculum-configs {args.curriculum_configs}"] if args.curriculum_configs else []
-    parts += [f"--arithmetic-configs {args.arithmetic_configs}"] if args.arithmetic_configs else []
+    parts += [f"--curriculum_configs {args.curriculum_configs}"] if args.curriculum_configs else []
+    parts += [f"--arithmetic_configs {args.arithmetic_configs}"] if args.arithmetic_configs else []
     return " ".join(parts)
 
 
@@ -78,8 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("dist/datasets"), help="folder for the two dataset folders")
     add_dataset_arguments(parser)
     parser.add_argument("--quiet", action="store_true")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    args = parser.parse_args(underscore_flags(argv))
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
+                        format="%(levelname)s %(name)s: %(message)s")
     try:
         command = dataset_command(f"python -m publishing.dataset_folders --out {args.out}", args)
         for folder in write_dataset_folders(args.out, args, {}, command).values():

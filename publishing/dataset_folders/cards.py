@@ -161,7 +161,8 @@ Made by `{command}`.
     return _card(data, infos, "stage-1", body)
 
 
-def arithmetic_card(infos: dict[str, datasets.DatasetInfo], digits: dict[str, tuple[int, int]], held_out: dict[str, int],
+def arithmetic_card(infos: dict[str, datasets.DatasetInfo], digits: dict[str, tuple[int, int]],
+                    held_out: dict[str, int],
                     example: dict, repo: str, seed: int, command: str) -> DatasetCard:
     """The card of the arithmetic folder."""
     total = sum(s.num_examples for info in infos.values() for s in info.splits.values())

@@ -1,4 +1,5 @@
-"""Write every split of one builder config as parquet in the Hub layout ``data/<config>/<split>-NNNNN-of-NNNNN.parquet``."""
+"""Write every split of one builder config as parquet in the Hub layout
+``data/<config>/<split>-NNNNN-of-NNNNN.parquet``."""
 
 from __future__ import annotations
 

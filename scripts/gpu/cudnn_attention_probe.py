@@ -60,7 +60,8 @@ torch.backends.cuda.enable_cudnn_sdp(True)
 widths = list(range(150, 200, 3))
 nan_widths = [w for w in widths if not batch_grads_finite(w)]
 print(json.dumps({"test": "left-padded batches, cuDNN allowed", "nan_widths": nan_widths, "of": widths}))
-print(json.dumps({"test": "same widths, no padding", "nan_widths": [w for w in widths if not batch_grads_finite(w, False)]}))
+print(json.dumps({"test": "same widths, no padding",
+                  "nan_widths": [w for w in widths if not batch_grads_finite(w, False)]}))
 if nan_widths:
     F.scaled_dot_product_attention = capture
     batch_grads_finite(nan_widths[0])
@@ -73,6 +74,7 @@ if nan_widths:
                       "fully_masked_rows": None if mask is None or mask.dtype != torch.bool
                       else int((~mask.any(dim=-1)).sum())}))
     print(json.dumps({"test": "replay under cuDNN as captured", "grads_finite": replay(call, False)}))
-    print(json.dumps({"test": "replay under cuDNN, fully masked rows given their own key", "grads_finite": replay(call, True)}))
+    print(json.dumps({"test": "replay under cuDNN, fully masked rows given their own key",
+                      "grads_finite": replay(call, True)}))
     print(json.dumps({"test": "replay under the memory-efficient kernel", "grads_finite":
                       replay(call, False, SDPBackend.EFFICIENT_ATTENTION)}))

@@ -5,11 +5,11 @@ import sys
 import torch
 from peft import PeftModel
 
+from base_models.models import load_model
 from dataset_builders.interleave_curriculum import curriculum_dataset
 from dataset_builders.prompts import completion_text
 from metrics.needleman_wunsch.nw_alignment import nw_scores
 from training.trainer.graph_sampler import GraphSampler, merged_copy
-from base_models.models import load_model
 
 model_dir, adapter = sys.argv[1], sys.argv[2]
 DEV = "cuda" if torch.cuda.is_available() else "cpu"
@@ -21,7 +21,7 @@ for dtype in ("bfloat16", "float32"):
     ids = [list(tok.apply_chat_template(p, add_generation_prompt=True, tokenize=True)["input_ids"])
            for p in problems["prompt"]]
 
-    def report(name, token_lists):
+    def report(name, token_lists, tok=tok, dtype=dtype):
         texts = [completion_text(tok.decode(t, skip_special_tokens=True)) for t in token_lists]
         scores = nw_scores(texts, problems["target"])
         print(f"{dtype:9} {name:28} NW {sum(scores) / len(scores):.3f} | {texts[0][:90]!r}", flush=True)

@@ -12,9 +12,9 @@ import torch
 from peft import LoraConfig, get_peft_model
 from torch.profiler import ProfilerActivity, profile
 
+from base_models.models import load_model
 from benchmarks.bench_generation import _prompts
 from training.trainer.graph_sampler import GraphSampler, merged_copy, sync_weights
-from base_models.models import load_model
 
 model, tokenizer = load_model(sys.argv[1], dtype="bfloat16", device="cuda")
 policy = get_peft_model(model, LoraConfig(r=32, lora_alpha=64, target_modules="all-linear", task_type="CAUSAL_LM"))

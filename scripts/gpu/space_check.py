@@ -11,13 +11,13 @@ import sys
 import time
 
 import torch
-
 from shared_code import use_shared_code
 
 use_shared_code()
-from dataset_builders.prompts import interleave_target  # noqa: E402
 from interleaver import Interleaver  # noqa: E402
 from model_sources import Adapter  # noqa: E402
+
+from dataset_builders.prompts import interleave_target  # noqa: E402
 
 model_dir, out = sys.argv[1], sys.argv[2]
 text_a = "It is a truth universally acknowledged, that a single man"

@@ -1,4 +1,5 @@
-"""Experiment (issue 6), run before training.trainer.graph_sampler adopted the same function (gqa_sdpa_attention): does SDPA with enable_gqa (no K/V expansion) and a boolean mask speed up the rollout?
+"""Experiment (issue 6), run before training.trainer.graph_sampler adopted the same function (gqa_sdpa_attention):
+does SDPA with enable_gqa (no K/V expansion) and a boolean mask speed up the rollout?
 
 Registers an attention function with transformers' AttentionInterface and times a graph-sampler rollout
 with the default ("sdpa") and the registered one on the same merged copy. GPU machine, after the .gpu set-up:
@@ -14,9 +15,9 @@ import torch.nn.functional as F
 from peft import LoraConfig, get_peft_model
 from transformers import AttentionInterface
 
+from base_models.models import load_model
 from benchmarks.bench_generation import _prompts
 from training.trainer.graph_sampler import GraphSampler, merged_copy
-from base_models.models import load_model
 
 
 def gqa_sdpa(module, query, key, value, attention_mask, dropout=0.0, scaling=None, **kwargs):

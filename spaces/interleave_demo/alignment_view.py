@@ -72,7 +72,8 @@ def alignment_html(pairs: Sequence[AlignedPair], n_a: int, n_b: int) -> str:
 def alignment_summary(pairs: Sequence[AlignedPair], n_a: int, n_b: int) -> str:
     """Counts per kind, and where the output first left the target (the target word due there and its place)."""
     counts = Counter(p.op for p in pairs)
-    line = f"{n_a + n_b} target words: " + ", ".join(f"{counts.get(op, 0)} {name}" for op, (_, name) in KINDS.items()) + "."
+    line = f"{n_a + n_b} target words: " + ", ".join(f"{counts.get(op, 0)} {name}"
+                                                     for op, (_, name) in KINDS.items()) + "."
     first_slip = next((i for i, p in enumerate(pairs) if p.op != "match"), None)
     if first_slip is None:
         return line + (" No slip." if pairs else "")

@@ -2,8 +2,8 @@
 
 Run from the interleave-grpo checkout (``make space``) or from the copy that ``make publish-space`` publishes
 (see shared_code.py).
-Settings (flag, else environment variable, else default): ``--base-model`` / ``INTERLEAVE_DEMO_BASE_MODEL``,
-``--adapters`` / ``INTERLEAVE_DEMO_ADAPTERS``, ``--max-words`` / ``INTERLEAVE_DEMO_MAX_WORDS``; see README.md.
+Settings (flag, else environment variable, else default): ``--base_model`` / ``INTERLEAVE_DEMO_BASE_MODEL``,
+``--adapters`` / ``INTERLEAVE_DEMO_ADAPTERS``, ``--max_words`` / ``INTERLEAVE_DEMO_MAX_WORDS``; see README.md.
 """
 
 from __future__ import annotations
@@ -22,12 +22,9 @@ except SharedCodeMissing as missing:
     sys.exit(f"error: {missing}")
 
 import gradio as gr  # noqa: E402
-
 from alignment_view import alignment_html, alignment_summary  # noqa: E402
-from dataset_builders.prompts import interleave_target  # noqa: E402
 from example_texts import EXAMPLES  # noqa: E402
 from interleaver import AdapterUnusable, Interleaver  # noqa: E402
-from metrics.needleman_wunsch.nw_alignment import normalize, nw_alignment  # noqa: E402
 from model_sources import (  # noqa: E402
     ADAPTER_PATTERN,
     Adapter,
@@ -37,6 +34,9 @@ from model_sources import (  # noqa: E402
     parse_adapter_source,
 )
 from request_checks import InputProblem, check_texts, length_note, max_words_per_text  # noqa: E402
+
+from dataset_builders.prompts import interleave_target  # noqa: E402
+from metrics.needleman_wunsch.nw_alignment import normalize, nw_alignment  # noqa: E402
 
 logger = logging.getLogger("interleave_demo")
 
@@ -107,7 +107,8 @@ class Demo:
 
     def word_counts(self, text_a: str, text_b: str) -> str:
         limit = self.settings.max_words
-        return f"Text A: {len((text_a or '').split())} words, Text B: {len((text_b or '').split())} words (at most {limit} each)."
+        return (f"Text A: {len((text_a or '').split())} words, Text B: {len((text_b or '').split())} words "
+                f"(at most {limit} each).")
 
     def _adapter(self, choice: str) -> Adapter | None:
         if choice in (None, "", BASE_CHOICE):
@@ -192,18 +193,21 @@ def build_demo(demo_state: Demo) -> gr.Blocks:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="Interleave demo: a Gradio app streaming a model's interleave of two texts.")
+    parser = argparse.ArgumentParser(description="Interleave demo: a Gradio app streaming a model's interleave of two "
+                                                 "texts.")
     parser.add_argument("--host", default=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
                         help="address to listen on (default 127.0.0.1, loopback only; GRADIO_SERVER_NAME)")
     parser.add_argument("--port", type=int, default=int(os.environ.get("GRADIO_SERVER_PORT", "7860")),
                         help="port (default 7860; GRADIO_SERVER_PORT)")
-    parser.add_argument("--base-model", default=None,
+    parser.add_argument("--base_model", "--base-model", default=None,
                         help="model folder or Hub id (INTERLEAVE_DEMO_BASE_MODEL; default: the converted embedded "
                              "SmolLM2-135M-Instruct in the project cache, else HuggingFaceTB/SmolLM2-135M-Instruct)")
     parser.add_argument("--adapters", default=None,
                         help=f"stage adapters: a folder pattern with {{n}} (default {ADAPTER_PATTERN!r} in the "
-                             f"checkout), a Hub model repo id with stage-N branches, or 'none' (INTERLEAVE_DEMO_ADAPTERS)")
-    parser.add_argument("--max-words", type=int, default=None, help="word limit per text (INTERLEAVE_DEMO_MAX_WORDS; default 500)")
+                             "checkout), a Hub model repo id with stage-N branches, or 'none' "
+                             "(INTERLEAVE_DEMO_ADAPTERS)")
+    parser.add_argument("--max_words", "--max-words", type=int, default=None,
+                        help="word limit per text (INTERLEAVE_DEMO_MAX_WORDS; default 500)")
     parser.add_argument("--device", default=None, help="cpu or cuda (default: cuda when there is a GPU)")
     return parser.parse_args(argv)
 
@@ -211,7 +215,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def settings_from(args: argparse.Namespace) -> DemoSettings:
     max_words = args.max_words if args.max_words is not None else max_words_per_text()
     if max_words < 1:
-        raise ModelSourceProblem("--max-words must be at least 1")
+        raise ModelSourceProblem("--max_words must be at least 1")
     return DemoSettings(base_model=args.base_model or default_base_model(),
                         adapters=parse_adapter_source(args.adapters or default_adapter_source(), _adapter_base_dir()),
                         max_words=max_words, device=args.device)
@@ -226,7 +230,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"interleave demo: {state.status()}", flush=True)
-    print(f"interleave demo: shared code from {SHARED_CODE_ROOT}: {sys.modules[interleave_target.__module__].__file__}, "
+    print(f"interleave demo: shared code from {SHARED_CODE_ROOT}: "
+          f"{sys.modules[interleave_target.__module__].__file__}, "
           f"{sys.modules[nw_alignment.__module__].__file__}", flush=True)
     build_demo(state).launch(server_name=args.host, server_port=args.port)
     return 0

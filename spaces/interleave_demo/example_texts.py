@@ -1,4 +1,5 @@
-"""Example pairs for the demo: openings of public-domain works of the project's corpus (Gutenberg prose, State of the Union)."""
+"""Example pairs for the demo: openings of public-domain works of the project's corpus (Gutenberg prose, State of
+the Union)."""
 
 EXAMPLES = [
     # 10 + 10 words (curriculum stage 1)

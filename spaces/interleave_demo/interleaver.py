@@ -7,9 +7,10 @@ import threading
 import time
 from collections.abc import Iterator
 
+from model_sources import Adapter, ModelSourceProblem, adapter_folder
+
 from dataset_builders.completion_budget import completion_budget
 from dataset_builders.prompts import interleave_prompt
-from model_sources import Adapter, ModelSourceProblem, adapter_folder
 
 logger = logging.getLogger(__name__)
 

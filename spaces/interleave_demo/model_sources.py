@@ -78,7 +78,8 @@ class AdapterSource:
 
 
 def parse_adapter_source(spec: str, base_dir: Path | None = None) -> AdapterSource:
-    """``none``, a folder pattern with ``{n}`` (relative ones under ``base_dir``, default the working folder), or a Hub repo id."""
+    """``none``, a folder pattern with ``{n}`` (relative ones under ``base_dir``, default the working folder), or a
+    Hub repo id."""
     spec = spec.strip()
     if spec.lower() in ("", "none", "off"):
         return AdapterSource("none", "")

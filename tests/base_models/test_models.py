@@ -3,11 +3,17 @@ import json
 import pytest
 import torch
 
-from tests.conftest import run_cli
 from base_models.models import (
-    EMBEDDED_GGUF_SHA256, EMBEDDED_MODEL, TINY_RANDOM_MODEL, ModelUnavailable, embedded_gguf, end_token_ids, load_model,
+    EMBEDDED_GGUF_SHA256,
+    EMBEDDED_MODEL,
+    TINY_RANDOM_MODEL,
+    ModelUnavailable,
+    embedded_gguf,
+    end_token_ids,
+    load_model,
     resolve_model,
 )
+from tests.conftest import run_cli
 
 
 def test_tiny_random_llama_has_the_real_tokenizer_and_chat_template(tiny_model_dir):

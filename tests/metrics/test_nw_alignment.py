@@ -6,7 +6,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.needleman_wunsch.nw_alignment import (
-    Scoring, nw_alignment, nw_score, nw_scores, sequence_score, split_words,
+    Scoring,
+    nw_alignment,
+    nw_score,
+    nw_scores,
+    sequence_score,
+    split_words,
 )
 from tests.conftest import run_cli
 from tests.metrics.reference_dp import reference_score

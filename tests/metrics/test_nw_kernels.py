@@ -8,7 +8,12 @@ from hypothesis import strategies as st
 from metrics.needleman_wunsch import nw_kernels
 from metrics.needleman_wunsch.nw_alignment import pairs_from_ops, rescore, to_ids
 from metrics.needleman_wunsch.nw_kernels import (
-    SCORE_BACKENDS, TRACEBACK_BACKENDS, Scoring, alignment_score, alignment_scores, alignment_traceback,
+    SCORE_BACKENDS,
+    TRACEBACK_BACKENDS,
+    Scoring,
+    alignment_score,
+    alignment_scores,
+    alignment_traceback,
     available_backends,
 )
 from tests.metrics.reference_dp import reference_score

@@ -35,7 +35,8 @@ def test_evaluated_card_carries_the_eval_files_numbers_and_the_runs_recipe(stage
     assert data.datasets == ["alice/interleave-curriculum"] and data.license == "apache-2.0"
     trained = {(r.task, key): getattr(r, key) for r in evaluation.rows_for("trained")
                for key in ("nw_score", "exact_match", "partial_credit") if getattr(r, key) is not None}
-    card_values = {(e.dataset_config or "arithmetic", "nw_score" if e.metric_type == "needleman_wunsch" else e.metric_type):
+    card_values = {(e.dataset_config or "arithmetic",
+                    "nw_score" if e.metric_type == "needleman_wunsch" else e.metric_type):
                    e.metric_value for e in data.eval_results}
     assert card_values == {k: round(v, 4) for k, v in trained.items()}
     assert all(e.dataset_split == "test" for e in data.eval_results)
@@ -73,7 +74,7 @@ def test_base_model_ids_come_from_the_run_or_the_user(stage_root, tmp_path):
     assert base_model_id({"model": "/tmp/gpu/smollm2-135m-instruct"}) == "HuggingFaceTB/SmolLM2-135M-Instruct"
     assert base_model_id({"model": "meta-llama/Llama-3.2-3B-Instruct"}) == "meta-llama/Llama-3.2-3B-Instruct"
     assert base_model_id({"model": "/x/tiny-random-llama"}, "me/tiny") == "me/tiny"
-    with pytest.raises(HubError, match="--base-model"):
+    with pytest.raises(HubError, match="--base_model"):
         base_model_id({"model": str(stage_root)})
     with pytest.raises(HubError, match="make train-stage N=4"):
         StageRun.find(4, stage_root / "runs", stage_root / "results")

@@ -24,7 +24,8 @@ def make_stage_run(root: Path, model_dir: Path, stage: int, wall_seconds: float 
     output_dir, results_dir = root / "runs" / run, root / "results" / run
     model = AutoModelForCausalLM.from_pretrained(model_dir)
     torch.manual_seed(seed)
-    peft_model = get_peft_model(model, LoraConfig(r=4, lora_alpha=8, target_modules="all-linear", task_type="CAUSAL_LM"))
+    peft_model = get_peft_model(model,
+                                LoraConfig(r=4, lora_alpha=8, target_modules="all-linear", task_type="CAUSAL_LM"))
     for name, param in peft_model.named_parameters():
         if "lora_B" in name:
             param.data.normal_(0, 0.5)

@@ -25,8 +25,8 @@ def publish(runs, hub_dir, stage, monkeypatch, capsys) -> str:
     monkeypatch.setenv("HUB", "local")
     monkeypatch.setenv("HUB_DIR", str(hub_dir))
     monkeypatch.setenv("HUB_USER", "alice")
-    code = publish_main(["model", "--stage", str(stage), "--runs-dir", str(runs / "runs"), "--results-dir",
-                         str(runs / "results"), "--base-model", "alice/tiny-random-llama", "--staging",
+    code = publish_main(["model", "--stage", str(stage), "--runs_dir", str(runs / "runs"), "--results_dir",
+                         str(runs / "results"), "--base_model", "alice/tiny-random-llama", "--staging",
                          str(hub_dir.parent / "staging"), "--quiet"])
     assert code == 0
     return capsys.readouterr().out
@@ -52,8 +52,8 @@ def test_main_follows_the_latest_stage_whatever_the_publishing_order(runs, tmp_p
 
 def test_training_creates_the_push_branch_before_the_first_save(monkeypatch):
     import publishing.hub
-    from training.core.arguments import RecipeError
     from training.cli.train import prepare_hub_push
+    from training.core.arguments import RecipeError
 
     calls = []
 
@@ -72,7 +72,8 @@ def test_training_creates_the_push_branch_before_the_first_save(monkeypatch):
     args = SimpleNamespace(push_to_hub=True, hub_model_id="me/interleave", hub_revision=None, hub_token=None,
                            hub_private_repo=None, hub_strategy=SimpleNamespace(value="every_save"))
     prepare_hub_push(args, "stage-3")
-    assert args.hub_revision == "stage-3" and calls == [("token", "hf_test"), ("branch", "me/interleave", "model", "stage-3")]
+    assert args.hub_revision == "stage-3" and calls == [("token", "hf_test"),
+                                                        ("branch", "me/interleave", "model", "stage-3")]
     with pytest.raises(RecipeError, match="OWNER/NAME"):
         prepare_hub_push(SimpleNamespace(**{**vars(args), "hub_model_id": None}), "stage-3")
     calls.clear()
@@ -93,10 +94,10 @@ def test_publish_all_publishes_datasets_metric_every_trained_stage_and_the_space
     monkeypatch.setenv("HUB", "local")
     monkeypatch.setenv("HUB_DIR", str(tmp_path / "hub"))
     monkeypatch.delenv("HUB_USER", raising=False)
-    code = publish_main(["all", "--runs-dir", str(runs / "runs"), "--results-dir", str(runs / "results"),
-                         "--base-model", "local/tiny-random-llama", "--staging", str(tmp_path / "staging"),
-                         "--train-size", "4", "--validation-size", "2", "--test-size", "2",
-                         "--curriculum-configs", "stage-1", "--arithmetic-configs", "2x2", "--quiet"])
+    code = publish_main(["all", "--runs_dir", str(runs / "runs"), "--results_dir", str(runs / "results"),
+                         "--base_model", "local/tiny-random-llama", "--staging", str(tmp_path / "staging"),
+                         "--train_size", "4", "--validation_size", "2", "--test_size", "2",
+                         "--curriculum_configs", "stage-1", "--arithmetic_configs", "2x2", "--quiet"])
     out = capsys.readouterr().out
     assert code == 0, out
     hub = LocalHub(tmp_path / "hub")
@@ -115,7 +116,7 @@ def test_publish_all_publishes_datasets_metric_every_trained_stage_and_the_space
 def test_a_missing_space_folder_stops_before_anything_is_published(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("HUB", "local")
     monkeypatch.setenv("HUB_DIR", str(tmp_path / "hub"))
-    assert publish_main(["all", "--space-folder", str(tmp_path / "no-space"), "--staging", str(tmp_path / "s")]) == 2
+    assert publish_main(["all", "--space_folder", str(tmp_path / "no-space"), "--staging", str(tmp_path / "s")]) == 2
     assert f"error: no Space folder {tmp_path / 'no-space'}" in capsys.readouterr().err
     assert not (tmp_path / "hub").exists()
 
@@ -123,14 +124,14 @@ def test_a_missing_space_folder_stops_before_anything_is_published(tmp_path, mon
 def test_the_metric_space_must_be_named_after_its_script(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("HUB", "local")
     monkeypatch.setenv("HUB_DIR", str(tmp_path / "hub"))
-    assert publish_main(["metric", "--metric-repo", "nw-metric", "--staging", str(tmp_path / "staging")]) == 2
+    assert publish_main(["metric", "--metric_repo", "nw-metric", "--staging", str(tmp_path / "staging")]) == 2
     assert "runs nw-metric.py of the Space" in capsys.readouterr().err
 
 
 def test_hub_serve_explains_a_missing_hub_folder(tmp_path):
     from tests.conftest import run_cli
 
-    proc = run_cli("-m", "publishing.olah_server", "--hub-dir", str(tmp_path / "nothing"))
+    proc = run_cli("-m", "publishing.olah_server", "--hub_dir", str(tmp_path / "nothing"))
     assert proc.returncode == 2 and "publish something first (make publish HUB=local)" in proc.stderr
 
 
@@ -144,7 +145,7 @@ def test_publishing_takes_a_run_folder(runs, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("HUB", "local")
     monkeypatch.setenv("HUB_DIR", str(tmp_path / "hub"))
     monkeypatch.setenv("HUB_USER", "alice")
-    common = ["--base-model", "alice/tiny-random-llama", "--staging", str(tmp_path / "staging"), "--quiet"]
+    common = ["--base_model", "alice/tiny-random-llama", "--staging", str(tmp_path / "staging"), "--quiet"]
     assert publish_main(["model", "--run", str(run), *common]) == 0
     assert f"published model {REPO}@stage-1" in capsys.readouterr().out
     assert sorted(LocalHub(tmp_path / "hub").branches(REPO, "model")) == ["main", "stage-1"]

@@ -59,7 +59,8 @@ def test_link_card_adds_hub_ids_once_and_keeps_the_header(tmp_path):
 
     from publishing.space_folder import link_card
 
-    folder = space(tmp_path, card="---\ntitle: Demo\nsdk: gradio\napp_file: app.py\nmodels:\n- org/base\n---\n\n# Demo\n")
+    folder = space(tmp_path,
+                   card="---\ntitle: Demo\nsdk: gradio\napp_file: app.py\nmodels:\n- org/base\n---\n\n# Demo\n")
     link_card(folder, models=("me/adapters", "org/base"), datasets=("me/curriculum",))
     card = SpaceCard.load(folder / "README.md")
     assert card.data.models == ["org/base", "me/adapters"] and card.data.datasets == ["me/curriculum"]

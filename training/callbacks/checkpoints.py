@@ -114,7 +114,8 @@ class CheckpointRetention(TrainerCallback):
         self.last_reward = float(reward)
         if self.last_reward > self.threshold and (self.best_reward is None or self.last_reward > self.best_reward):
             previous = "none" if self.best_reward is None else f"{self.best_reward:.3f} at step {self.best_step}"
-            self.report(f"reward save at step {state.global_step}: reward {self.last_reward:.3f} (previous best {previous})")
+            self.report(f"reward save at step {state.global_step}: reward {self.last_reward:.3f} (previous best "
+                        f"{previous})")
             self.best_reward, self.best_step = self.last_reward, state.global_step
             control.should_save = True
 

@@ -24,7 +24,8 @@ class SkipNonFiniteGradients(TrainerCallback):
 
     def __init__(self, report=print, probe=None):
         self.report = report
-        self.probe = probe  # optional diagnostic (training.callbacks.nonfinite_probe): called before the step is dropped
+        # optional diagnostic (training.callbacks.nonfinite_probe): called before the step is dropped
+        self.probe = probe
         self.skipped_steps: list[int] = []
 
     def on_pre_optimizer_step(self, args, state, control, model=None, **kwargs):

@@ -122,7 +122,7 @@ class NonFiniteProbe:
     @contextlib.contextmanager
     def _attention(self, model, implementation: str):
         base = self.trainer.accelerator.unwrap_model(model)
-        setter = getattr(base, "set_attn_implementation", None) or getattr(base.get_base_model(), "set_attn_implementation")
+        setter = getattr(base, "set_attn_implementation", None) or base.get_base_model().set_attn_implementation
         config = base.config if hasattr(base, "config") else base.get_base_model().config
         before = config._attn_implementation
         setter(implementation)
@@ -183,7 +183,8 @@ class NonFiniteProbe:
                         except RuntimeError:
                             entry["anomaly"] = traceback.format_exc().strip().splitlines()[-1][:500]
                             forward = "\n\n".join(str(w.message) for w in caught)
-                            (folder / "anomaly.txt").write_text(traceback.format_exc() + "\n--- forward ---\n" + forward)
+                            anomaly = traceback.format_exc() + "\n--- forward ---\n" + forward
+                            (folder / "anomaly.txt").write_text(anomaly)
                 report.setdefault("batches", []).append(entry)
         except Exception:  # noqa: BLE001
             report["probe_error"] = traceback.format_exc()

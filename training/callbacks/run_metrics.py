@@ -96,7 +96,8 @@ def summarize(records: list[dict]) -> dict:
         "reward_best_step": best["global_step"],
         "seconds": train[-1]["timestamp"] - train[0]["timestamp"] + (train[0].get("step_time") or 0.0),
     }
-    for key, name in (("frac_reward_zero_std", "zero_std_fraction_mean"), ("completions/mean_length", "mean_length_mean"),
+    for key, name in (("frac_reward_zero_std", "zero_std_fraction_mean"),
+                      ("completions/mean_length", "mean_length_mean"),
                       (CLIPPED_KEY, "clipped_ratio_mean"), ("step_time", "step_time_mean"),
                       ("tokens_per_second", "tokens_per_second_mean"), ("time/generation", "generation_time_mean")):
         values = series(key)

@@ -56,7 +56,8 @@ def render_samples(samples: list[dict]) -> str:
     ``score`` of its problem record, named by the task)."""
     lines = ["# Greedy samples", ""]
     for sample in samples:
-        lines += [f"## {sample['task']}, {sample['label']}, {sample['score_label']} {sample['score']:.3f}", "", "Prompt:", "", "```", sample["prompt"], "```",
+        lines += [f"## {sample['task']}, {sample['label']}, {sample['score_label']} {sample['score']:.3f}", "",
+                  "Prompt:", "", "```", sample["prompt"], "```",
                   "", "Reference:", "", "```", sample["reference"], "```", "", "Completion:", "", "```",
                   sample["completion"], "```", ""]
     return "\n".join(lines)

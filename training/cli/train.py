@@ -24,8 +24,8 @@ from publishing.hub import HubError
 from training.core.arguments import RecipeError, RunArguments, parse_run_arguments
 from training.core.reporting import report
 from training.core.run_flags import completion_length_source, settle_grpo_flags
-from training.core.trl_version import check_trl_version
 from training.core.runs import adapter_folder, device_name, load_policy
+from training.core.trl_version import check_trl_version
 
 logger = logging.getLogger("training.cli.train")
 
@@ -117,7 +117,6 @@ def prepare_hub_push(grpo_args, task_name: str) -> None:
 def stage_limits(run_args: RunArguments, task, output_dir: Path) -> list:
     """The callbacks that end a run early: promotion at the validation bar, and the time budget."""
     from training.callbacks.promotion import StagePromotion, TimeBudget
-
     from training.trainer.greedy_eval import evaluate_model
 
     def score(model, tokenizer, dtype, n_problems):
@@ -137,8 +136,8 @@ def stage_limits(run_args: RunArguments, task, output_dir: Path) -> list:
 
 def write_results(output_dir: Path, results_dir: Path, run_name: str, summary: dict) -> None:
     """metrics.jsonl, summary.json and PNG plots of the run under ``results_dir``."""
-    from training.core.plots import plot_metrics
     from training.callbacks.run_metrics import read_metrics, summarize
+    from training.core.plots import plot_metrics
 
     results_dir.mkdir(parents=True, exist_ok=True)
     metrics_path = output_dir / "metrics.jsonl"
@@ -156,10 +155,10 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     from training.callbacks.checkpoints import CheckpointRetention
     from training.callbacks.collapse_guard import CollapseGuard
     from training.callbacks.nonfinite_guard import SkipNonFiniteGradients
-    from training.trainer.grpo_trainer import ObservedGRPOTrainer
-    from training.trainer.rollout_observers import CompletionLogObserver, SampleOutputs
     from training.callbacks.run_metrics import MetricsFile
     from training.core.run_task import task_for
+    from training.trainer.grpo_trainer import ObservedGRPOTrainer
+    from training.trainer.rollout_observers import CompletionLogObserver, SampleOutputs
 
     output_dir = Path(grpo_args.output_dir)
     run_name = grpo_args.run_name or output_dir.name
@@ -228,7 +227,8 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
             "grpo": {k: getattr(grpo_args, k) for k in (
                 "learning_rate", "num_generations", "per_device_train_batch_size", "max_completion_length",
                 "temperature", "beta", "loss_type", "scale_rewards", "reward_weights", "seed")},
-            "lora": {k: getattr(model_args, k) for k in ("lora_r", "lora_alpha", "lora_dropout", "lora_target_modules")},
+            "lora": {k: getattr(model_args, k) for k in ("lora_r", "lora_alpha", "lora_dropout",
+                                                         "lora_target_modules")},
         })
     return EXIT_COLLAPSED if guard.stopped_at is not None else 0
 

@@ -40,7 +40,8 @@ class WarmStartArguments:
     problems: int | None = field(default=None, metadata={
         "help": "training problems to draw (default max_steps x batch; with packing a row holds several problems)"})
     init_adapter: str | None = field(default=None, metadata={
-        "help": "continue training this LoRA adapter folder (e.g. an earlier warm start); unset or 'base': a fresh one"})
+        "help": "continue training this LoRA adapter folder (e.g. an earlier warm start); unset or 'base': a fresh "
+                "one"})
     max_train_minutes: float | None = field(default=None, metadata={
         "help": "stop (saving the adapter) after this many minutes of training"})
     problem_seed: int = field(default=0, metadata={"help": "seed of the training problems (problem i = f(seed, i))"})

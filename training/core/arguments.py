@@ -40,13 +40,16 @@ class RunArguments:
 
     task: str | None = field(default=None, metadata={
         "help": "what to train on: stage-1 ... stage-6 (curriculum), words-N, arithmetic or arithmetic-AxB"})
-    model_preset: str | None = field(default=None, metadata={"help": "a file name under training/recipes/models/ (without .yaml)"})
+    model_preset: str | None = field(default=None,
+                                     metadata={"help": "a file name under training/recipes/models/ (without .yaml)"})
     init_adapter: str | None = field(default=None, metadata={
-        "help": "LoRA adapter to start from: a folder, 'base' for a fresh adapter, or unset: the previous stage's final adapter"})
+        "help": "LoRA adapter to start from: a folder, 'base' for a fresh adapter, or unset: the previous stage's "
+                "final adapter"})
     reward_funcs: list[str] | None = field(default=None, metadata={
         "help": "dotted import paths of reward functions that replace the task's rewards (my_pkg.rewards.my_reward)"})
     resume: bool = field(default=False, metadata={"help": "continue this run from its latest complete checkpoint"})
-    data_seed_problems: int = field(default=0, metadata={"help": "seed of the training problems (problem i = f(seed, i))"})
+    data_seed_problems: int = field(default=0,
+                                    metadata={"help": "seed of the training problems (problem i = f(seed, i))"})
     derive_max_completion_length: bool = field(default=True, metadata={
         "help": "where max_completion_length is unset, use the task's completion budget (stages: tokens per word x 2 "
                 "x words x 1.3 + 16); false: TRL's default"})
@@ -56,15 +59,21 @@ class RunArguments:
     fast_generation_compile: bool = field(default=False, metadata={
         "help": "also run the fast sampler's decode step through torch.compile (each new batch/cache shape "
                 "compiles once)"})
-    reward_save_threshold: float = field(default=0.3, metadata={"help": "also save when the windowed reward beats its best and this"})
+    reward_save_threshold: float = field(default=0.3, metadata={
+        "help": "also save when the windowed reward beats its best and this"})
     dynamic_sampling_rounds: int = field(default=2, metadata={
         "help": "times per step to replace prompts whose group has zero reward variance with fresh ones (0: off)"})
-    collapse_zero_std_fraction: float = field(default=0.9, metadata={"help": "a step counts as collapsed at this zero-variance group fraction"})
+    collapse_zero_std_fraction: float = field(default=0.9,
+                                              metadata={"help": "a step counts as collapsed at this zero-variance "
+                                                                "group fraction"})
     collapse_warn_after: int = field(default=5, metadata={"help": "collapsed steps in a row before a warning"})
-    collapse_stop_after: int = field(default=20, metadata={"help": "collapsed steps in a row before the run stops (0: never)"})
-    sample_outputs_steps: int = field(default=10, metadata={"help": "write the step's best and worst completion every N steps"})
+    collapse_stop_after: int = field(default=20,
+                                     metadata={"help": "collapsed steps in a row before the run stops (0: never)"})
+    sample_outputs_steps: int = field(default=10,
+                                      metadata={"help": "write the step's best and worst completion every N steps"})
     results_dir: str | None = field(default=None, metadata={
-        "help": "where metrics, summary and plots go (default <output_dir>/results; results/ holds only curated copies)"})
+        "help": "where metrics, summary and plots go (default <output_dir>/results; results/ holds only curated "
+                "copies)"})
     promotion_bar: float | None = field(default=None, metadata={
         "help": "stop the stage once its validation NW score (greedy) reaches this (curriculum promotion)"})
     promotion_every: int = field(default=20, metadata={"help": "steps between validation checks for promotion"})
@@ -74,10 +83,12 @@ class RunArguments:
     max_train_minutes: float | None = field(default=None, metadata={
         "help": "stop (saving a checkpoint) after this many minutes of training; RESUME=1 continues"})
     word_credit: float = field(default=0.0, metadata={
-        "help": "weight of per-word advantages (training.trainer.word_credit: each token scored by its word's alignment) "
+        "help": "weight of per-word advantages (training.trainer.word_credit: each token scored by its word's "
+                "alignment) "
                 "mixed with GRPO's sequence advantage; 0: sequence only, 1: per word only"})
     nonfinite_probe_dir: str | None = field(default=None, metadata={
-        "help": "diagnostic: replay steps with non-finite gradients and write reports here (training.callbacks.nonfinite_probe)"})
+        "help": "diagnostic: replay steps with non-finite gradients and write reports here "
+                "(training.callbacks.nonfinite_probe)"})
 
     def __post_init__(self):
         if self.task is None:

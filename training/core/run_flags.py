@@ -32,7 +32,8 @@ def settle_grpo_flags(run_args, grpo_args, task) -> None:
         grpo_args.reward_weights = list(task.reward_weights)
     elif len(grpo_args.reward_weights) != len(task.reward_funcs):
         raise RecipeError(f"--reward_weights has {len(grpo_args.reward_weights)} weights for the task's "
-                          f"{len(task.reward_funcs)} reward functions ({', '.join(f.__name__ for f in task.reward_funcs)})")
+                          f"{len(task.reward_funcs)} reward functions "
+                          f"({', '.join(f.__name__ for f in task.reward_funcs)})")
     if {"max_completion_length", "derive_max_completion_length"} <= named and run_args.derive_max_completion_length:
         raise RecipeError("--max_completion_length and --derive_max_completion_length true both say how long a "
                           "completion may be: keep one")

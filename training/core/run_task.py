@@ -1,4 +1,5 @@
-"""The task a run trains on: the registry's task (``dataset_builders.tasks``), with rewards from the recipe if it names any."""
+"""The task a run trains on: the registry's task (``dataset_builders.tasks``), with the recipe's rewards if it names
+any."""
 
 from __future__ import annotations
 

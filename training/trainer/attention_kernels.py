@@ -1,6 +1,7 @@
 """Attention kernels for training: PyTorch's cuDNN kernel of scaled_dot_product_attention is turned off.
 
-Root cause of the non-finite gradients of GRPO runs (results/grpo/README.md, found with training.callbacks.nonfinite_probe):
+Root cause of the non-finite gradients of GRPO runs (results/grpo/README.md, found with
+training.callbacks.nonfinite_probe):
 GRPO left-pads prompts, so the query of a padding position attends to no key at all (its row of the causal and
 padding mask is fully masked). For such rows the backward of the cuDNN attention kernel,
 ``ScaledDotProductCudnnAttentionBackward0``, returns NaN, which reaches every LoRA gradient through dQ, dK and dV;

@@ -55,8 +55,8 @@ def evaluate_model(model, tokenizer, task_names: list[str], n: int, split: str, 
     """
     from tqdm.auto import tqdm
 
-    from training.trainer.graph_sampler import GraphSampler, merged_copy
     from base_models.models import end_token_ids
+    from training.trainer.graph_sampler import GraphSampler, merged_copy
 
     sampler = GraphSampler(merged_copy(model, dtype=dtype))
     end_tokens = end_token_ids(model, tokenizer)

@@ -94,7 +94,8 @@ class ObservedGRPOTrainer(GRPOTrainer):
         self.resample_position = resample_position
         self._scored: tuple | None = None
         self.nonfinite_probe = None  # training.callbacks.nonfinite_probe.NonFiniteProbe, when diagnosing
-        self.word_credit = word_credit  # weight of per-word advantages (training.trainer.word_credit); 0: sequence-level only
+        # weight of per-word advantages (training.trainer.word_credit); 0: sequence-level only
+        self.word_credit = word_credit
         self._token_words = None
         self._rng_checkpoint: str | None = None
         if self.dynamic_sampling_rounds and self.accelerator.num_processes > 1:

@@ -8,7 +8,8 @@ score, and those scores sum to S. Stopping is a decision too: the end token scor
 left out after the last completion word (without that, a correct stop scored 0, below the group's mean word score,
 and per-word runs learnt never to stop: batch 2 in results/grpo/README.md). Each token's credit is its word's score
 clamped to [gap, match]: one decision, one unit of credit. Unclamped, an end token that stopped d words early bore
--d on its own, and runs went through a phase of never stopping before they learnt the task (batches 3-4). A sequence reward hands all tokens of a completion the same advantage, so the
+-d on its own, and runs went through a phase of never stopping before they learnt the task (batches 3-4). A sequence
+reward hands all tokens of a completion the same advantage, so the
 tokens of its correct words are pushed down with its slips; here a token's advantage is its word's score minus the
 group's mean word score, over the group's standard deviation (a group baseline as in GRPO, per word).
 """

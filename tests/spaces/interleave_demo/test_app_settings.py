@@ -14,7 +14,7 @@ def app():
     (["--base-model", "someone/missing-model"], "could not load the base model 'someone/missing-model'"),
     (["--base-model", "/no/such/folder"], "could not load the base model '/no/such/folder' (Repo id must be"),
     (["--adapters", "runs/stage-1/final"], "neither a folder pattern with {n}"),
-    (["--max-words", "0"], "--max-words must be at least 1"),
+    (["--max_words", "0"], "--max_words must be at least 1"),  # --base-model above: the old spelling works too
 ])
 def test_bad_settings_stop_with_a_message(app, capsys, monkeypatch, args, message):
     monkeypatch.setattr(app, "build_demo", lambda state: pytest.fail("the app started despite bad settings"))

@@ -1,7 +1,8 @@
-"""A person's visit: `make space` with the real model, headless Debian chromium pastes two texts, clicks, reads the result.
+"""A person's visit: `make space` with the real model, headless Debian chromium pastes two texts, clicks, reads the
+result.
 
-The screenshot and the timings go to runs/space/ (ignored; look at the PNG). results/space/ holds the copy of one such run
-that the README cites, made deliberately, so the suite leaves the tracked tree as it was.
+The screenshot and the timings go to runs/space/ (ignored; look at the PNG). results/space/ holds the copy of one
+such run that the README cites, made deliberately, so the suite leaves the tracked tree as it was.
 """
 
 from __future__ import annotations

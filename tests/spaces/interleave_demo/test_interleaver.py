@@ -1,4 +1,5 @@
-"""The demo's model: the training prompt, the token budget, stopping a cancelled generation, adapters that do not fit."""
+"""The demo's model: the training prompt, the token budget, stopping a cancelled generation, adapters that do not
+fit."""
 
 import math
 import time

@@ -1,4 +1,5 @@
-"""Where the demo finds its models: the default base model, local stage folders, and Hub branches (from the cache offline)."""
+"""Where the demo finds its models: the default base model, local stage folders, and Hub branches (from the cache,
+offline)."""
 
 from pathlib import Path
 

@@ -6,7 +6,11 @@ from hypothesis import strategies as st
 from transformers import TrainerControl
 
 from training.callbacks.checkpoints import (
-    COMPLETE_MARKER, CheckpointRetention, latest_complete_checkpoint, list_checkpoints, prune_checkpoints,
+    COMPLETE_MARKER,
+    CheckpointRetention,
+    latest_complete_checkpoint,
+    list_checkpoints,
+    prune_checkpoints,
 )
 
 

@@ -13,7 +13,8 @@ def test_every_completion_is_kept_and_plain_gzip_reads_it(tmp_path):
     for step in range(1, 6):
         log.write_step(step, _records(step))
     records = list(read_completion_log(log.path))
-    assert [(r["step"], r["completion"]) for r in records] == [(s, f"c{s}-{i} ünïcode") for s in range(1, 6) for i in range(4)]
+    assert [(r["step"], r["completion"]) for r in records] == [(s, f"c{s}-{i} ünïcode")
+                                                               for s in range(1, 6) for i in range(4)]
     assert all(isinstance(r["time"], float) for r in records)
     with gzip.open(log.path, "rt", encoding="utf-8") as handle:  # standard tools read the multi-member file
         assert [json.loads(line)["prompt"] for line in handle] == [r["prompt"] for r in records]

@@ -18,7 +18,8 @@ def test_a_stage_that_passes_its_bar_stops_and_keeps_the_promoted_adapter(tiny_m
     checks = [json.loads(line) for line in (tmp_path / "run" / "promotion.jsonl").read_text().splitlines()]
     assert [c["global_step"] for c in checks] == [2] and 0.0 <= checks[0]["validation_nw_score"] <= 1.0
     summary = json.loads((tmp_path / "res" / "summary.json").read_text())
-    assert summary["global_step"] == 2 and summary["promoted_at"] == 2 and (tmp_path / "run" / "final" / "adapter_model.safetensors").exists()
+    assert summary["global_step"] == 2 and summary["promoted_at"] == 2
+    assert (tmp_path / "run" / "final" / "adapter_model.safetensors").exists()
 
 
 def test_the_time_budget_stops_and_saves_once_it_is_used_up():

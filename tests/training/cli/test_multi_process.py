@@ -32,7 +32,8 @@ def test_accelerate_configs_and_the_gpus_option():
         config = yaml.safe_load((REPO_ROOT / "training" / "accelerate" / f"{name}.yaml").read_text())
         assert config["distributed_type"] == kind and config["mixed_precision"] == "bf16"
     dry = subprocess.run(["make", "-n", "train-stage", "N=2", "GPUS=2"], cwd=REPO_ROOT, capture_output=True, text=True)
-    assert "accelerate launch --config_file training/accelerate/multi_gpu.yaml --num_processes 2 -m training.cli.train" \
-        in dry.stdout
+    launch = ("accelerate launch --config_file training/accelerate/multi_gpu.yaml --num_processes 2 "
+              "-m training.cli.train")
+    assert launch in dry.stdout
     single = subprocess.run(["make", "-n", "train-stage", "N=2"], cwd=REPO_ROOT, capture_output=True, text=True)
     assert "accelerate" not in single.stdout

@@ -30,7 +30,8 @@ def test_make_train_arithmetic(tiny_model_dir, tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     record = next(read_completion_log(tmp_path / "run" / "completions.jsonl.gz"))
     assert record["id"].startswith("3x2-train-") and isinstance(record["reference"], int)
-    assert set(record["rewards"]) == {"arithmetic_exact_reward", "arithmetic_partial_reward", "arithmetic_format_reward"}
+    assert set(record["rewards"]) == {"arithmetic_exact_reward", "arithmetic_partial_reward",
+                                      "arithmetic_format_reward"}
 
 
 def test_unknown_stage_lists_the_recipes():

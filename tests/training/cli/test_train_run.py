@@ -25,7 +25,8 @@ TINY_RUN = ["--config", "training/recipes/stage-1.yaml", "--model", "tiny-random
 
 
 def train_args(out: Path, *extra: str) -> list[str]:
-    return ["-m", "training.cli.train", *TINY_RUN, "--output_dir", str(out / "run"), "--results_dir", str(out / "results"),
+    return ["-m", "training.cli.train", *TINY_RUN, "--output_dir", str(out / "run"), "--results_dir",
+            str(out / "results"),
             *extra]
 
 
@@ -61,7 +62,8 @@ def test_two_grpo_steps_write_checkpoints_logs_metrics_and_results(tiny_model_di
     metrics = read_metrics(run / "metrics.jsonl")
     assert [m["global_step"] for m in metrics] == [1, 2]
     for key in ("reward", "reward_std", "frac_reward_zero_std", "completions/mean_length", "completions/clipped_ratio",
-                "entropy", "learning_rate", "step_time", "num_tokens", "timestamp", "groups/identical_fraction_sampled"):
+                "entropy", "learning_rate", "step_time", "num_tokens", "timestamp",
+                "groups/identical_fraction_sampled"):
         assert key in metrics[-1], key
     assert metrics[-1]["tokens_per_second"] > 0
     assert "step 1: mean reward" in (run / "sample_outputs.log").read_text()
@@ -104,12 +106,14 @@ def test_kill_9_then_resume_matches_an_uninterrupted_run(tiny_model_dir, tmp_pat
     for key in a:
         torch.testing.assert_close(a[key], b[key], rtol=0, atol=1e-6, msg=key)
     assert any(v.abs().sum() > 0 for k, v in a.items() if "lora_B" in k)
-    summaries = [json.loads((tmp_path / run / "results" / "summary.json").read_text()) for run in ("straight", "killed")]
+    summaries = [json.loads((tmp_path / run / "results" / "summary.json").read_text()) for run in ("straight",
+                                                                                                   "killed")]
     assert summaries[0]["data_position"] == summaries[1]["data_position"] == 8
     assert summaries[0]["resample_position"] == summaries[1]["resample_position"]
 
     # the completions of steps 3-4: a resumed log first repeats what the kill cut short, then the rest
-    straight_log = [r for r in read_completion_log(tmp_path / "straight" / "run" / "completions.jsonl.gz") if r["step"] >= 3]
+    straight_log = [r for r in read_completion_log(tmp_path / "straight" / "run" / "completions.jsonl.gz")
+                    if r["step"] >= 3]
     resumed_log = [r for r in read_completion_log(killed / "run" / "completions.jsonl.gz") if r["step"] >= 3]
     assert [r["completion"] for r in straight_log] == [r["completion"] for r in resumed_log[-len(straight_log):]]
 
@@ -128,7 +132,8 @@ def test_collapse_guard_stops_a_run_whose_generations_are_all_identical(tiny_mod
 
 
 def test_stage_2_needs_stage_1_or_an_adapter(tmp_path):
-    proc = run_cli("-m", "training.cli.train", "--config", "training/recipes/stage-2.yaml", "--model", "tiny-random-llama",
+    proc = run_cli("-m", "training.cli.train", "--config", "training/recipes/stage-2.yaml", "--model",
+                   "tiny-random-llama",
                    "--output_dir", str(tmp_path / "stage-2"), "--report_to", "none")
     assert proc.returncode == 2
     assert f"stage-2 starts from stage-1's final adapter, {tmp_path}/stage-1/final, which does not exist" in proc.stderr

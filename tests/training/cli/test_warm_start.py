@@ -8,8 +8,8 @@ import torch
 
 from dataset_builders.prompts import interleave_target
 from tests.conftest import REPO_ROOT
-from training.core.arguments import RecipeError
 from training.cli.warm_start import WarmStartArguments, parse_words, warm_start_dataset, warm_start_tasks
+from training.core.arguments import RecipeError
 
 
 def test_rows_take_turns_over_the_word_counts_and_complete_with_the_target():

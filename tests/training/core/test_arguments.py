@@ -46,7 +46,8 @@ def test_without_a_gpu_bf16_is_dropped_and_activations_are_checkpointed():
     (["--task", "stage-7"], "no task 'stage-7': tasks are stage-1, stage-2"),
     (["--task", "poetry"], "no task 'poetry'"),
     (["--learning_rate", "1e-5"], "name a task"),
-    (["--config", "/nonexistent.yaml"], "no recipe /nonexistent.yaml; recipes: training/recipes/arithmetic-from-sft.yaml"),
+    (["--config", "/nonexistent.yaml"],
+     "no recipe /nonexistent.yaml; recipes: training/recipes/arithmetic-from-sft.yaml"),
 ])
 def test_bad_recipes_say_what_to_change(argv, message):
     with pytest.raises(RecipeError, match=message.replace("(", r"\(")):

@@ -73,7 +73,8 @@ def test_sync_weights_merges_the_current_adapter(tiny_model_dir):
 
 def test_fast_generation_falls_back_to_trls_generate_where_it_does_not_apply(tiny_model_dir, tmp_path):
     # Runs with the fast sampler (the recipes' default) are the other training tests (test_train_run.py).
-    proc = run_cli("-m", "training.cli.train", "--config", "training/recipes/stage-1.yaml", "--model", "tiny-random-llama",
+    proc = run_cli("-m", "training.cli.train", "--config", "training/recipes/stage-1.yaml", "--model",
+                   "tiny-random-llama",
                    "--per_device_train_batch_size", "4", "--num_generations", "2", "--report_to", "none",
                    "--derive_max_completion_length", "false", "--max_completion_length", "8", "--max_steps", "1",
                    "--fast_generation", "true", "--top_k", "5", "--output_dir", str(tmp_path / "run"),

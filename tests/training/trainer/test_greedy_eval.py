@@ -29,8 +29,8 @@ def test_arithmetic_rows():
 
 
 def test_eval_budget_leaves_room_for_the_longest_target():
-    from dataset_builders.completion_budget import completion_budget
     from base_models.models import load_tokenizer
+    from dataset_builders.completion_budget import completion_budget
 
     tokenizer = load_tokenizer("smollm2-135m-instruct")  # the embedded model's tokenizer (make test converts it)
     task = tasks.get("stage-5")
@@ -60,8 +60,8 @@ def test_eval_stops_at_every_end_token_the_model_declares(tiny_model_dir, monkey
     A GRPO-trained adapter never learns what follows <|im_end|> (rollouts stop there), so greedy eval that
     stopped only at the tokenizer's eos ran on into garbage: NW 0.1 on an H100 where generate gave 1.0."""
     import training.trainer.graph_sampler
-    from training.trainer.greedy_eval import evaluate_model
     from base_models.models import load_model
+    from training.trainer.greedy_eval import evaluate_model
 
     seen = []
 

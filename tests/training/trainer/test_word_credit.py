@@ -1,4 +1,5 @@
-"""Per-word credit (training.trainer.word_credit): word scores that sum to the NW score, token -> word mapping, advantages."""
+"""Per-word credit (training.trainer.word_credit): word scores that sum to the NW score, token -> word mapping,
+advantages."""
 
 from __future__ import annotations
 
