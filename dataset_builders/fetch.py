@@ -126,6 +126,9 @@ def pip_download(name: str, version: str, sha256: str, dest: Path, sdist: bool =
            "-d", str(dest)]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     requirement.unlink(missing_ok=True)
+    if proc.returncode != 0 and "DO NOT MATCH THE HASHES" in (proc.stderr + proc.stdout):
+        raise FetchError(f"{name}=={version} from PyPI does not match the pinned sha256 {sha256}: refused "
+                         f"(pip said: {_last_lines(proc.stderr or proc.stdout, 2)})")
     if proc.returncode != 0:
         raise FetchError(
             f"could not download {name}=={version} from PyPI (pip said: {_last_lines(proc.stderr or proc.stdout)}). "

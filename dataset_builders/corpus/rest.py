@@ -44,6 +44,7 @@ _INLINE = re.compile(
     r"|(?<![\w*\\])\*(?P<emphasis>[^*\s](?:[^*]*[^*\s])?)\*(?![\w*])"
     r"|\[(?:#|\*|\d+|#?[\w-]+)\]_"
     r"|\|(?P<substitution>[\w -]+)\|(?:__?)?"
+    r"|\b(?P<reference>[A-Za-z0-9][\w.-]*?)__?(?![\w`])"
 )
 _SPACES = re.compile(r"\s+")
 
@@ -95,7 +96,7 @@ def rest_inline(text: str, references: dict[str, str] | None = None, doc: str = 
             return _role_text(groups["role_text"], groups["role"].rsplit(":", 1)[-1], references, doc)
         if groups["link"] is not None:
             return _role_text(groups["link"])
-        for name in ("interpreted", "strong", "emphasis", "substitution"):
+        for name in ("interpreted", "strong", "emphasis", "substitution", "reference"):
             if groups[name] is not None:
                 return groups[name]
         return ""  # a footnote or citation reference
