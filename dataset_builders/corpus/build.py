@@ -128,7 +128,8 @@ def build_corpus(
     manifest = {
         **config,
         "sources_read": {r.name: {"origin": r.origin, "register": r.register, "license": r.license,
-                                  "works": len(r.works), "notes": r.notes, "files": r.files} for r in results},
+                                  "license_text": r.license_text, "works": len(r.works), "notes": r.notes,
+                                  "files": r.files} for r in results},
         "sources_missing": [s for s in sources if s not in {r.name for r in results} and not s.startswith(("dir:", "hf:"))],
         "counts": count_table(passages),
         "register_counts": count_table(passages, by="register"),

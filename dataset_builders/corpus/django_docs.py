@@ -16,21 +16,23 @@ LICENSE = "BSD-3-Clause (Copyright (c) Django Software Foundation and individual
 SKIPPED_FOLDERS = ("_ext/", "_theme/", "man/")
 
 
-def read_docs_archive(sdist_path) -> dict[str, str]:
-    """``{document name: reST text}`` for every ``docs/**/*.txt`` of the sdist (``intro/tutorial01``, ...)."""
-    documents = {}
+def read_docs_archive(sdist_path) -> tuple[dict[str, str], str]:
+    """(``{document name: reST text}`` for every ``docs/**/*.txt`` of the sdist, the sdist's LICENSE text)."""
+    documents, license_text = {}, ""
     with tarfile.open(sdist_path) as archive:
         for member in archive.getmembers():
             parts = member.name.split("/", 2)
+            if member.isfile() and len(parts) == 2 and parts[1] == "LICENSE":
+                license_text = archive.extractfile(member).read().decode("utf-8")
             if not member.isfile() or len(parts) < 3 or parts[1] != "docs" or not parts[2].endswith(".txt"):
                 continue
             name = parts[2][:-4]
             if name.startswith(SKIPPED_FOLDERS):
                 continue
             documents[name] = archive.extractfile(member).read().decode("utf-8")
-    if not documents:
-        raise FetchError(f"{sdist_path.name} holds no docs/*.txt documents")
-    return documents
+    if not documents or not license_text:
+        raise FetchError(f"{sdist_path.name} holds no docs/*.txt documents or no LICENSE")
+    return documents, license_text
 
 
 def docs_works(documents: dict[str, str]) -> list[Work]:
@@ -54,9 +56,9 @@ def read_django_docs() -> SourceResult:
     """Django's documentation from the hash-pinned sdist of PyPI ``Django`` (downloaded, never installed)."""
     name, version, sha256 = PACKAGE
     sdist = pip_download(name, version, sha256, cache_dir("downloads"), sdist=True)
-    documents = read_docs_archive(sdist)
+    documents, license_text = read_docs_archive(sdist)
     result = SourceResult("django-docs", origin=f"PyPI {name}=={version} (sdist, docs/)", register=REGISTER,
-                          license=LICENSE)
+                          license=LICENSE, license_text=license_text)
     for doc, text in sorted(documents.items()):
         result.files[f"django-docs/{doc}.txt"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
     result.works = docs_works(documents)

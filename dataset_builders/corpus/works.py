@@ -30,4 +30,5 @@ class SourceResult:
     origin: str = ""
     register: str = ""
     license: str = ""
+    license_text: str = ""  # the licence's own words where it asks to be passed on (BSD's notice)
     notes: list[str] = field(default_factory=list)
