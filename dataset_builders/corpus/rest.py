@@ -150,9 +150,8 @@ class _Reader:
         text = " ".join(line.strip() for line in self.lines)
         self.lines = []
         literal_follows = text.endswith("::")
-        if literal_follows:  # "Text::" shows as "Text:", a lone "::" as nothing; the literal block is dropped
-            text = text[:-2].rstrip()
-            text = text + ":" if text and not text.endswith(" ") and text[-1] not in ":" else text
+        if literal_follows:  # "Text::" shows as "Text:", "Text ::" and a lone "::" as nothing; the block is dropped
+            text = text[:-2].rstrip() if text == "::" or text.endswith(" ::") else text[:-1]
             self.skip_deeper_than = self.indent
         text = rest_inline(text, self.references, self.doc)
         if re.search(r"[A-Za-z0-9]", text):

@@ -110,6 +110,11 @@ def test_rest_keeps_prose_and_signatures_and_drops_code_tables_headings_and_targ
     ]
 
 
+def test_a_literal_block_marker_shows_as_reST_renders_it():
+    text = "Run this::\n\n    code\n\nThen this ::\n\n    code\n\n::\n\n    more code\n\nEnd."
+    assert rest_paragraphs(text) == ["Run this:", "Then this", "End."]
+
+
 def test_rest_references_map_labels_to_the_next_heading_and_unresolved_roles_show_their_target():
     title, labels = rest_references(DOC)
     assert title == "First steps" and labels == {"first-steps": "First steps"}
