@@ -56,13 +56,16 @@ class RegisterMix:
                 start += weight
         self.cycle = start
         self._starts = [cell.start for cell in self.cells]
+        self._last: tuple[int, KeyedPermutation] | None = None  # consecutive indices share a cycle
 
     def locate(self, index: int) -> tuple[int, int]:
         """(cell number, k): problem ``index`` is the ``k``-th problem drawn from that cell."""
         if index < 0:
             raise IndexError(f"problem index must be >= 0, got {index}")
         cycle, offset = divmod(index, self.cycle)
-        position = KeyedPermutation(self.cycle, f"{self.key}/cycle={cycle}")(offset)
+        if self._last is None or self._last[0] != cycle:
+            self._last = (cycle, KeyedPermutation(self.cycle, f"{self.key}/cycle={cycle}"))
+        position = self._last[1](offset)
         number = bisect.bisect_right(self._starts, position) - 1
         cell = self.cells[number]
         return number, cycle * cell.weight + position - cell.start
