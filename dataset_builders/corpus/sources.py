@@ -74,7 +74,8 @@ def read_gutenberg() -> SourceResult:
         path = root / "gutenberg" / f"{name}.txt"
         result.files[f"gutenberg/{name}.txt"] = sha256_file(path)
         title, sections = clean_gutenberg(_read_text(path))
-        result.works.append(Work(f"gutenberg/{name}", "gutenberg", title or name, tuple(map(tuple, sections)), "fiction"))
+        sections = tuple(map(tuple, sections))
+        result.works.append(Work(f"gutenberg/{name}", "gutenberg", title or name, sections, "fiction"))
     return result
 
 
@@ -83,7 +84,8 @@ def read_folder(folder: str | Path) -> SourceResult:
     folder = Path(folder).expanduser()
     if not folder.is_dir():
         raise FetchError(f"corpus folder {folder} does not exist")
-    result = SourceResult(f"dir:{folder}", origin=f"folder {folder}", register=f"dir:{folder}", license="(the user's files)")
+    result = SourceResult(f"dir:{folder}", origin=f"folder {folder}", register=f"dir:{folder}",
+                          license="(the user's files)")
     for path in sorted(folder.rglob("*.txt")):
         rel = path.relative_to(folder).with_suffix("").as_posix()
         result.files[f"dir/{rel}.txt"] = sha256_file(path)
