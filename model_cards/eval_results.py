@@ -1,4 +1,4 @@
-"""The evaluation file ``results/eval/<name>/eval.json``: what `make eval` writes and the model cards read.
+"""The evaluation file ``runs/eval/<name>/eval.json``: what `make eval` writes and the model cards read.
 
 One definition for both sides::
 
