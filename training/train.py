@@ -65,10 +65,10 @@ def initial_adapter(run_args: RunArguments, output_dir: Path) -> Path | None:
 
 def resume_checkpoint(run_args: RunArguments, output_dir: Path) -> tuple[Path | None, dict]:
     """(checkpoint to resume from, its marker) or (None, {}); refuses to mix a new run into an old one."""
-    from training.checkpoints import COMPLETE_MARKER, latest_complete_checkpoint, list_checkpoints
+    from training.checkpoints import COMPLETE_MARKER, latest_resumable_checkpoint, list_checkpoints
 
     if run_args.resume:
-        checkpoint = latest_complete_checkpoint(output_dir)
+        checkpoint = latest_resumable_checkpoint(output_dir, report)
         if checkpoint is None:
             raise RecipeError(f"nothing to resume: {output_dir} has no complete checkpoint")
         return checkpoint, json.loads((checkpoint / COMPLETE_MARKER).read_text())

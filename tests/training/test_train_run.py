@@ -119,6 +119,21 @@ def test_kill_9_then_resume_matches_an_uninterrupted_run(tiny_model_dir, tmp_pat
     assert [r["completion"] for r in straight_log] == [r["completion"] for r in resumed_log[-len(straight_log):]]
 
 
+def test_resume_passes_over_a_damaged_latest_checkpoint_naming_its_bad_file(tiny_model_dir, tmp_path):
+    first = run_cli(*train_args(tmp_path, "--max_steps", "4", "--save_steps", "2"))
+    assert first.returncode == 0, first.stderr[-3000:]
+    optimizer = tmp_path / "run" / "checkpoint-4" / "optimizer.pt"
+    optimizer.write_bytes(optimizer.read_bytes()[: optimizer.stat().st_size // 2])  # a save cut short by a full disk
+    resumed = run_cli(*train_args(tmp_path, "--max_steps", "6", "--save_steps", "2", "--resume", "true"))
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert f"cannot resume checkpoint-4: {optimizer} is damaged" in resumed.stdout
+    assert "resuming checkpoint-2 at problem 4" in resumed.stdout
+    assert "moved the damaged checkpoint-4 aside to checkpoint-4.damaged" in resumed.stdout
+    assert (tmp_path / "run" / "checkpoint-4.damaged" / "optimizer.pt").is_file()
+    assert (tmp_path / "run" / "checkpoint-6" / "checkpoint_complete.json").is_file()
+    assert [r["global_step"] for r in read_metrics(tmp_path / "run" / "metrics.jsonl")] == list(range(1, 7))
+
+
 def test_collapse_guard_stops_a_run_whose_generations_are_all_identical(tiny_model_dir, tmp_path):
     proc = run_cli(*train_args(tmp_path, "--max_steps", "6", "--save_steps", "100", "--top_k", "1",
                                "--collapse_warn_after", "1", "--collapse_stop_after", "2"))
