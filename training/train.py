@@ -189,10 +189,12 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     from training.completion_length import max_completion_length, tokens_per_word
     from training.grpo_trainer import ObservedGRPOTrainer
     from training.rollout_observers import CompletionLogObserver, SampleOutputs
+    from training.run_lock import hold_run_lock
     from training.run_metrics import MetricsFile
     from training.tasks import task_for
 
     output_dir = Path(grpo_args.output_dir)
+    hold_run_lock(output_dir)  # one run per folder: a second one stops here, naming the first's pid
     run_name = grpo_args.run_name or output_dir.name
     grpo_args.run_name = run_name
     results_dir = Path(run_args.results_dir or Path("results") / run_name)
