@@ -9,6 +9,7 @@ stream), so every process and every Python version agrees.
 from __future__ import annotations
 
 import hashlib
+import numbers
 from dataclasses import dataclass
 
 import datasets
@@ -78,6 +79,14 @@ def split_generators(train: tuple[int, int], validation: int, test: int) -> list
     return generators
 
 
+def check_integer(name: str, value, minimum: int | None = None) -> None:
+    """A ValueError naming ``name`` unless ``value`` is an int (not a bool, a float or a numeric string) >= ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+
+
 @dataclass
 class AddressableConfig(datasets.BuilderConfig):
     """Seed, split sizes and the first train index of a builder whose problem i is a function of (seed, split, i)."""
@@ -93,10 +102,10 @@ class AddressableConfig(datasets.BuilderConfig):
         self.check()
 
     def check(self) -> None:
-        """Raise ValueError for sizes that make no sense (named configs are checked again after overrides)."""
+        """Raise ValueError for a seed or sizes that make no sense (named configs are checked again after overrides)."""
+        check_integer("seed", self.seed)
         for field in ("train_size", "validation_size", "test_size", "start_index"):
-            if getattr(self, field) < 0:
-                raise ValueError(f"{field} must be >= 0, got {getattr(self, field)}")
+            check_integer(field, getattr(self, field), minimum=0)
 
     def split_generators(self) -> list:
         """The split generators of these sizes (see :func:`split_generators`)."""
