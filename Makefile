@@ -147,9 +147,8 @@ bench-train: $(STAMP)  ## GPU: TRL defaults vs the project's settings (rollout t
 SPACE_PORT ?= 7860
 SPACE_ARGS ?=
 
-space: $(STAMP)  ## launch the demo Space on loopback and print its URL (SPACE_PORT=7860, SPACE_ARGS="--adapters ...")
+space: $(STAMP)  ## launch the demo Space on loopback and print its URL once it answers (SPACE_PORT=7860, SPACE_ARGS="--adapters ...")
 	@$(PY) -m training.models --quiet
-	@echo "demo Space: http://127.0.0.1:$(SPACE_PORT)  (Ctrl-C stops it)"
 	@$(PY) spaces/interleave_demo/app.py --host 127.0.0.1 --port $(SPACE_PORT) $(SPACE_ARGS)
 
 # The browser test drives Debian's chromium with Playwright (no browser download); installed here when missing.
