@@ -192,6 +192,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     from training.run_lock import hold_run_lock
     from training.run_metrics import MetricsFile
     from training.tasks import task_for
+    from training.tracking_run import name_tracking_run
 
     output_dir = Path(grpo_args.output_dir)
     hold_run_lock(output_dir)  # one run per folder: a second one stops here, naming the first's pid
@@ -200,6 +201,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     results_dir = Path(run_args.results_dir or Path("results") / run_name)
     task = task_for(run_args)
     checkpoint, marker = resume_checkpoint(run_args, output_dir)
+    name_tracking_run(grpo_args, output_dir, run_args.resume)  # trackio: a fresh run never continues an older record
     adapter = initial_adapter(run_args, output_dir)
     prepare_hub_push(grpo_args, task.name)
     model, tokenizer, peft_config = load_policy(model_args, adapter, grpo_args.bf16)
