@@ -64,6 +64,11 @@ class RunArguments:
     promotion_problems: int = field(default=64, metadata={"help": "validation problems per promotion check"})
     max_train_minutes: float | None = field(default=None, metadata={
         "help": "stop (saving a checkpoint) after this many minutes of training; RESUME=1 continues"})
+    word_credit: float = field(default=0.0, metadata={
+        "help": "weight of per-word advantages (training.word_credit: each token scored by its word's alignment) "
+                "mixed with GRPO's sequence advantage; 0: sequence only, 1: per word only"})
+    nonfinite_probe_dir: str | None = field(default=None, metadata={
+        "help": "diagnostic: replay steps with non-finite gradients and write reports here (training.nonfinite_probe)"})
 
     def __post_init__(self):
         if self.task not in TASKS:

@@ -61,7 +61,10 @@ class ObservedGRPOTrainer(GRPOTrainer):
     def __init__(self, *args, reference_column: str = "target", resample_problems: Iterator[dict] | None = None,
                  dynamic_sampling_rounds: int = 0, observers: list[Callable] | None = None,
                  data_position: int = 0, resample_position: int = 0, fast_generation: bool = False,
-                 fast_generation_compile: bool = False, **kwargs):
+                 fast_generation_compile: bool = False, word_credit: float = 0.0, **kwargs):
+        from training.attention_kernels import use_safe_attention_kernels
+
+        use_safe_attention_kernels()  # left-padded prompts: cuDNN attention's backward gives NaN gradients
         super().__init__(*args, **kwargs)
         self.graph_sampler = self._graph_sampler(fast_generation_compile) if fast_generation else None
         self._generation_seconds = 0.0
@@ -72,6 +75,9 @@ class ObservedGRPOTrainer(GRPOTrainer):
         self.data_position = data_position
         self.resample_position = resample_position
         self._scored: tuple | None = None
+        self.nonfinite_probe = None  # training.nonfinite_probe.NonFiniteProbe, when diagnosing
+        self.word_credit = word_credit  # weight of per-word advantages (training.word_credit); 0: sequence-level only
+        self._token_words = None
         self._rng_checkpoint: str | None = None
         if self.dynamic_sampling_rounds and self.accelerator.num_processes > 1:
             logger.warning("dynamic sampling runs on one process only; it is off for this %d-process run "
@@ -119,6 +125,12 @@ class ObservedGRPOTrainer(GRPOTrainer):
         super()._load_rng_state(checkpoint)
         self._rng_checkpoint = checkpoint
 
+    def _prepare_inputs(self, generation_batch):
+        inputs = super()._prepare_inputs(generation_batch)
+        if self.nonfinite_probe is not None and self.model.training:
+            self.nonfinite_probe.remember(inputs)  # the micro-batch the loss is computed on
+        return inputs
+
     def training_step(self, model, inputs, num_items_in_batch):
         if self._rng_checkpoint is not None:
             super()._load_rng_state(self._rng_checkpoint)
@@ -163,12 +175,28 @@ class ObservedGRPOTrainer(GRPOTrainer):
             output, fresh = self._resample(step, round_, output, zero, final_records)
             rollouts.append(fresh)
         final = Rollout(step=step, round=rollouts[-1].round, group_size=self.num_generations, records=final_records)
+        if self.word_credit:
+            output = self._with_word_credit(output, final_records)
         self._record_group_metrics(first, final, rollouts)
         self._metrics["train"]["time/generation"].append(self._generation_seconds)  # all rounds of the step
         if self.accelerator.is_main_process:
             for observe in self.observers:
                 observe(rollouts, final)
         return output
+
+    def _with_word_credit(self, output: dict, final_records: list[dict]) -> dict:
+        """``output`` with (B, T) advantages: (1 - w) x the sequence advantage + w x the per-word advantage."""
+        from training.word_credit import TokenWords, word_credit_advantages
+
+        if self._token_words is None:
+            self._token_words = TokenWords(self._tokenizer)
+        ids, mask = output["completion_ids"], output["completion_mask"]
+        local = ids.size(0)
+        first = self.accelerator.process_index * local  # records are gathered in process order
+        targets = [str(r["reference"]) for r in final_records[first:first + local]]
+        words = word_credit_advantages(ids, mask, targets, self.num_generations, self._token_words)
+        sequence = output["advantages"].unsqueeze(1).expand_as(words)
+        return {**output, "advantages": (1 - self.word_credit) * sequence + self.word_credit * words.to(sequence)}
 
     def _resample(self, step: int, round_: int, output: dict, zero: list[int], final_records: list[dict]):
         """Generate fresh groups for the zero-variance groups ``zero``; splice in those that have variance."""

@@ -22,8 +22,9 @@ def gradients_finite(parameters) -> bool:
 class SkipNonFiniteGradients(TrainerCallback):
     """Before each optimizer step: if any trainable gradient is NaN or inf, drop all gradients (the step is skipped)."""
 
-    def __init__(self, report=print):
+    def __init__(self, report=print, probe=None):
         self.report = report
+        self.probe = probe  # optional diagnostic (training.nonfinite_probe): called before the step is dropped
         self.skipped_steps: list[int] = []
 
     def on_pre_optimizer_step(self, args, state, control, model=None, **kwargs):
@@ -31,10 +32,14 @@ class SkipNonFiniteGradients(TrainerCallback):
             return control
         trainable = [p for p in model.parameters() if p.requires_grad]
         if not gradients_finite(trainable):
+            step = state.global_step + 1  # the step being taken
+            if self.probe is not None:
+                self.probe(model, step)
             for p in trainable:
                 p.grad = None
-            step = state.global_step + 1  # the step being taken
             self.skipped_steps.append(step)
             self.report(f"non-finite gradient at step {step}: update skipped, weights unchanged "
                         f"({len(self.skipped_steps)} skipped so far)")
+        if self.probe is not None:
+            self.probe.forget()
         return control

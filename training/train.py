@@ -237,7 +237,11 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         reference_column=task.reference_column, resample_problems=task.resample_problems(resample_position),
         dynamic_sampling_rounds=run_args.dynamic_sampling_rounds, observers=observers, data_position=data_position,
         fast_generation=run_args.fast_generation, fast_generation_compile=run_args.fast_generation_compile,
-        resample_position=resample_position)
+        resample_position=resample_position, word_credit=run_args.word_credit)
+    if run_args.nonfinite_probe_dir:
+        from training.nonfinite_probe import NonFiniteProbe
+
+        trainer.nonfinite_probe = nonfinite.probe = NonFiniteProbe(trainer, run_args.nonfinite_probe_dir, report=report)
     retention.extra_state = lambda: {"data_position": trainer.data_position,
                                      "resample_position": trainer.resample_position}
 
@@ -264,7 +268,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
             "recipe": dict(vars(run_args)),
             "grpo": {k: getattr(grpo_args, k) for k in (
                 "learning_rate", "num_generations", "per_device_train_batch_size", "max_completion_length",
-                "temperature", "beta", "loss_type", "reward_weights", "seed")},
+                "temperature", "beta", "loss_type", "scale_rewards", "reward_weights", "seed")},
             "lora": {k: getattr(model_args, k) for k in ("lora_r", "lora_alpha", "lora_dropout", "lora_target_modules")},
         })
     return EXIT_COLLAPSED if guard.stopped_at is not None else 0

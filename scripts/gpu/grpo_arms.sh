@@ -1,0 +1,36 @@
+# GRPO arms side by side on one GPU, each from the same adapter, then each final adapter's greedy validation score.
+#   bash scripts/gpu/grpo_arms.sh NAME="FLAGS" [NAME="FLAGS" ...]
+# Environment: INIT (adapter folder, default .carry/sft-start), STAGE (1), MINUTES (time guard per arm, 5.5),
+# N_EVAL (validation problems, 256), EVAL_STAGES (stages scored at the end, default STAGE).
+# Writes $LAB/results/NAME/ (metrics, summary, plots, train.log, promotion.jsonl, eval-validation/) and packs
+# $LAB/results into $OUT/results.tar.gz (the probe's inputs.pt left out). scripts/gpu/setup.sh must be ready.
+source scripts/gpu/setup.sh
+ready || { echo "set-up incomplete: carry .gpu/a, .gpu/b, .gpu/c first"; exit 2; }
+INIT=${INIT:-$PWD/.carry/sft-start}; STAGE=${STAGE:-1}; MINUTES=${MINUTES:-5.5}
+arm() {  # NAME FLAGS...
+  local name=$1; shift
+  python3 -m training.train --config training/recipes/stage-$STAGE.yaml --model $M --report_to none \
+    --init_adapter $INIT --max_steps 3000 --max_train_minutes $MINUTES \
+    --nonfinite_probe_dir $LAB/results/$name/nonfinite "$@" \
+    --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name.log 2>&1
+  python3 -m training.evaluation --model $M --adapter $LAB/runs/$name/final --stages ${EVAL_STAGES:-$STAGE} \
+    --n ${N_EVAL:-256} --split validation --arithmetic false --baseline false \
+    --out $LAB/results/$name/eval-validation >> $LAB/results/$name.log 2>&1
+  cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
+  mv $LAB/results/$name.log $LAB/results/$name/train.log
+}
+start=$(date +%s)
+names=()
+for spec in "$@"; do
+  name=${spec%%=*}; flags=${spec#*=}; names+=($name)
+  mkdir -p $LAB/results/$name
+  arm $name $flags &
+done
+wait
+for name in "${names[@]}"; do
+  echo "== $name: $(grep -c 'non-finite gradient' $LAB/results/$name/train.log) non-finite steps"
+  grep -h "promotion\|collapse\|rror" $LAB/results/$name/train.log | grep -v "it/s" | tail -3
+  grep -h "^| stage" $LAB/results/$name/train.log
+done
+echo "arms done after $(( $(date +%s) - start )) s"
+(cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)

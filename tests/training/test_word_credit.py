@@ -1,0 +1,100 @@
+"""Per-word credit (training.word_credit): word scores that sum to the NW score, token -> word mapping, advantages."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from metrics.needleman_wunsch.nw_alignment import nw_alignment
+from training.word_credit import END, TokenWords, token_scores, word_credit_advantages, word_scores
+
+WORDS = st.lists(st.sampled_from(["a", "b", "c", "d", "the", "of"]), max_size=12)
+
+
+@given(WORDS, WORDS)
+@settings(max_examples=200, deadline=None)
+def test_word_scores_sum_to_the_alignment_score(completion, target):
+    scores, end = word_scores(" ".join(completion), " ".join(target))
+    assert len(scores) == len(completion)
+    left_out_at_end = end < 0
+    assert sum(scores) + (end if left_out_at_end else 0) == nw_alignment(" ".join(completion), " ".join(target)).score
+    assert end == 1 or left_out_at_end
+
+
+def test_a_left_out_word_is_charged_to_the_word_written_in_its_place_and_missing_ends_to_the_end():
+    assert word_scores("a c d", "a b c d") == ([1, 0, 1], 1)  # b left out: c matches (+1) and pays for b (-1)
+    assert word_scores("a b", "a b c d") == ([1, 1], -2)  # stopped two words early
+    assert word_scores("a x b", "a b") == ([1, -1, 1], 1)  # the end scores +1: stopping there is right
+
+
+@pytest.fixture(scope="module")
+def tokenizer(tiny_model_dir):
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(tiny_model_dir)
+
+
+@pytest.mark.parametrize("text", ["The cat sat on the mat.", "  two  spaces\nand a newline ", "U.S.-USSR 3.14 $5,000",
+                                  "émigré naïve café — “quoted”", ""])
+def test_each_token_maps_to_the_word_it_writes(tokenizer, text):
+    words = TokenWords(tokenizer)
+    ids = tokenizer(text, add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
+    index = words.word_index(ids)
+    assert words.text(ids) == text
+    seen = [i for i in index if i != END]
+    assert seen == sorted(seen) and sorted(set(seen)) == list(range(len(text.split())))
+    assert index[-1] == END  # the end token
+    for word, piece in enumerate(text.split()):  # the tokens of word i spell it (plus the space before it)
+        spelled = "".join(words.texts[t] for t, i in zip(ids, index, strict=True) if i == word)
+        assert spelled.strip() == piece
+
+
+def test_the_tokens_of_correct_words_gain_and_the_slip_loses(tokenizer):
+    words = TokenWords(tokenizer)
+    target = "one two three four five six"
+    completions = [target, "one two three five six"]  # the second leaves out "four"
+    rows = [tokenizer(c, add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id] for c in completions]
+    width = max(map(len, rows))
+    ids = torch.tensor([r + [tokenizer.pad_token_id or 0] * (width - len(r)) for r in rows])
+    mask = torch.tensor([[1] * len(r) + [0] * (width - len(r)) for r in rows])
+    advantages = word_credit_advantages(ids, mask, [target, target], 2, words)
+    slipped = token_scores(rows[1], target, words)
+    five = [a for a, s in zip(advantages[1].tolist(), slipped, strict=False) if s == 0]  # "five" pays for "four"
+    correct = [a for a, s in zip(advantages[1].tolist(), slipped, strict=False) if s == 1]
+    assert five and correct and max(five) < 0 < min(correct)
+    assert (advantages[1, len(rows[1]):] == 0).all()  # padding
+    assert advantages[0, len(rows[0]) - 1] > 0  # the end token of the exact completion: stopping there is right
+
+
+def test_a_token_bears_at_most_one_unit_of_credit(tokenizer):
+    words = TokenWords(tokenizer)
+    ids = tokenizer("one two", add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
+    scores = token_scores(ids, "one two three four five six", words)
+    assert scores[-1] == -1  # stopped four words early: the end token's -4 is clamped to one gap
+    assert min(scores) >= -1 and max(scores) <= 1
+
+
+def test_a_grpo_step_trains_on_per_word_advantages(tiny_model_dir, tmp_path):
+    from datasets import Dataset
+    from trl import GRPOConfig
+
+    from training.grpo_trainer import ObservedGRPOTrainer
+
+    rows = [{"prompt": [{"role": "user", "content": f"say {i}"}], "target": f"w{i} x y"} for i in range(2)]
+    args = GRPOConfig(output_dir=str(tmp_path), max_steps=1, per_device_train_batch_size=4, num_generations=2,
+                      max_completion_length=6, report_to=[], save_strategy="no", use_cpu=True, disable_tqdm=True,
+                      learning_rate=0.05)
+    seen = []
+
+    class Recording(ObservedGRPOTrainer):
+        def compute_loss(self, model, inputs, *args, **kwargs):
+            seen.append((inputs["advantages"].shape, inputs["completion_ids"].shape))
+            return super().compute_loss(model, inputs, *args, **kwargs)
+
+    trainer = Recording(model=str(tiny_model_dir), args=args, train_dataset=Dataset.from_list(rows), word_credit=1.0,
+                        reward_funcs=[lambda completions, **kw: [float(i) for i in range(len(completions))]])
+    trainer.train()
+    advantages, completions = seen[0]
+    assert advantages == completions  # one advantage per completion token
