@@ -80,7 +80,7 @@ def split_generators(train: tuple[int, int], validation: int, test: int) -> list
 
 
 def check_integer(name: str, value, minimum: int | None = None) -> None:
-    """A ValueError naming ``name`` unless ``value`` is an int (not a bool, a float or a numeric string) >= ``minimum``."""
+    """A ValueError naming ``name`` unless ``value`` is an int >= ``minimum`` (not a bool, float or numeric string)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
     if minimum is not None and value < minimum:

@@ -79,7 +79,7 @@ def _copy_adapter(adapter: Path, dest: Path, base_model: str) -> None:
 def stage_checkpoint_folder(run: StageRun, dest: Path, *, repo_id: str, base_model: str, datasets_repo: str,
                             arithmetic_repo: str, metric_repo: str, eval_file: Path | None = None,
                             eval_root: Path | None = None, license: str | None = None) -> Path:
-    """``dest`` (new or empty) gets the adapter, README.md (the card), plots/, results/summary.json, results/eval.json."""
+    """``dest`` (new or empty) gets the adapter, README.md (the card), plots/ and results/ (summary.json, eval.json)."""
     from importlib.metadata import version
 
     from model_cards.stage_card import render_stage_card

@@ -12,8 +12,9 @@ Normalized Needleman-Wunsch word alignment. Both texts are split on whitespace a
 globally with linear gaps (match +1, mismatch -1, gap -1 by default). The score of a pair is
 max(0, S) / len(reference), S the optimal alignment score: 1.0 exactly when the prediction equals
 the reference, 0.0 for an empty prediction; an empty reference scores 1.0 against an empty
-prediction and 0.0 otherwise. Texts are compared in Unicode NFC. Unlike WER it rewards order-preserving overlap and punishes missing
-and extra words alike, which makes it a good score for word-by-word interleaving of two texts.
+prediction and 0.0 otherwise. Texts are compared in Unicode NFC. Unlike WER it rewards
+order-preserving overlap and punishes missing and extra words alike, which makes it a good score
+for word-by-word interleaving of two texts.
 """
 
 _KWARGS_DESCRIPTION = """

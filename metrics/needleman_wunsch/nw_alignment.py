@@ -62,7 +62,8 @@ def split_words(text: Text, *, lowercase: bool = False, strip_punctuation: bool 
             joined = "".join(words)  # fails on the first word that is not a string, at C speed
         except TypeError:
             position, word = next((i, w) for i, w in enumerate(words) if not isinstance(w, str))
-            raise TypeError(f"word {position} of a word list is {word!r} ({type(word).__name__}), not a string") from None
+            raise TypeError(f"word {position} of a word list is {word!r} ({type(word).__name__}), "
+                            "not a string") from None
         if not joined.isascii():
             words = [_nfc(w) for w in words]
     if lowercase:

@@ -99,7 +99,8 @@ def test_core_imports_nothing_from_the_project():
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.lists(st.sampled_from(["café", "naïve", "Ångström", "e\u0301", "ñ", "ﬁne", "a"]), max_size=12).map(" ".join))
+@given(st.lists(st.sampled_from(["café", "naïve", "Ångström", "e\u0301", "ñ", "ﬁne", "a"]), max_size=12)
+       .map(" ".join))
 def test_texts_compare_in_nfc(text):
     import unicodedata
 
@@ -118,7 +119,8 @@ def test_nfc_keeps_compatibility_forms_apart():
     (dict(match=0), "match must be > 0"), (dict(match=-1), "match must be > 0"),
     (dict(mismatch=2), r"mismatch \(2\) must not exceed match"), (dict(gap=1), "gap must be <= 0"),
     (dict(gap=float("nan")), "gap must be a finite number, got nan"),
-    (dict(match=float("inf")), "match must be a finite number"), (dict(mismatch="-1"), "mismatch must be a finite number"),
+    (dict(match=float("inf")), "match must be a finite number"),
+    (dict(mismatch="-1"), "mismatch must be a finite number"),
 ])
 def test_scorings_whose_scores_would_leave_0_1_are_refused(scoring, message):
     with pytest.raises(ValueError, match=message):

@@ -97,7 +97,8 @@ def _real_checkpoint(run_dir, step):
     (folder / "adapter_config.json").write_text(json.dumps({"r": 8}))
     torch.save({"state": {0: {"exp_avg": torch.randn(64, 8)}}, "param_groups": [{"lr": 1e-4}]}, folder / "optimizer.pt")
     torch.save({"last_epoch": step}, folder / "scheduler.pt")
-    torch.save({"python": (3, tuple(range(10)), None), "cpu": torch.zeros(16, dtype=torch.uint8)}, folder / "rng_state.pth")
+    torch.save({"python": (3, tuple(range(10)), None), "cpu": torch.zeros(16, dtype=torch.uint8)},
+               folder / "rng_state.pth")
     torch.save({"output_dir": str(run_dir)}, folder / "training_args.bin")
     (folder / "trainer_state.json").write_text(json.dumps({"global_step": step, "log_history": [{"reward": 0.1}] * 5}))
     (folder / COMPLETE_MARKER).write_text(json.dumps({"step": step, "reward": 0.1}))
@@ -170,8 +171,8 @@ def test_checkpoint_files_are_flushed_before_the_marker_is_written(tmp_path, mon
     monkeypatch.setattr(checkpoints.Path, "rename", lambda self, target: (events.append(("marker", str(target))),
                                                                           real_rename(self, target))[1])
     callback = CheckpointRetention(report=lambda line: None)
-    callback.on_save(SimpleNamespace(output_dir=str(tmp_path)), SimpleNamespace(global_step=1, is_world_process_zero=True),
-                     TrainerControl())
+    state = SimpleNamespace(global_step=1, is_world_process_zero=True)
+    callback.on_save(SimpleNamespace(output_dir=str(tmp_path)), state, TrainerControl())
     marker_at = events.index(("marker", str(folder / COMPLETE_MARKER)))
     flushed = {path for kind, path in events[:marker_at] if kind == "fsync"}
     assert {str(folder / "adapter_model.safetensors"), str(folder / "optimizer.pt"), str(folder)} <= flushed

@@ -54,7 +54,8 @@ def test_a_restart_from_scratch_drops_the_abandoned_runs_steps(tmp_path, monkeyp
 
 
 def test_summarize_deduplicates_records_it_is_given_raw(tmp_path):
-    lines = [{"global_step": s, "timestamp": float(s), "reward": r} for s, r in [(1, 0.1), (2, 0.2), (2, 0.3), (3, 0.4)]]
+    steps = [(1, 0.1), (2, 0.2), (2, 0.3), (3, 0.4)]
+    lines = [{"global_step": s, "timestamp": float(s), "reward": r} for s, r in steps]
     path = tmp_path / "metrics.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in lines) + '{"global_step": 4, "rew')  # a torn last line
     summary = summarize(read_metric_lines(path))

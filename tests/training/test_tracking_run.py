@@ -53,7 +53,8 @@ def test_two_fresh_training_runs_of_one_name_get_two_trackio_records(tiny_model_
         proc = run_cli("-m", "training.train", "--config", "training/recipes/stage-1.yaml", "--model",
                        "tiny-random-llama", "--per_device_train_batch_size", "2", "--num_generations", "2",
                        "--max_steps", "1", "--derive_max_completion_length", "false", "--max_completion_length", "4",
-                       "--output_dir", str(tmp_path / folder / "stage-1"), "--results_dir", str(tmp_path / folder / "results"),
+                       "--output_dir", str(tmp_path / folder / "stage-1"),
+                       "--results_dir", str(tmp_path / folder / "results"),
                        env={"TRACKIO_DIR": str(tmp_path / "trackio")})
         assert proc.returncode == 0, proc.stderr[-3000:]
         outputs.append(proc.stdout)
