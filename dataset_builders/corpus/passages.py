@@ -6,9 +6,11 @@ import hashlib
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 
-from dataset_builders.corpus.sources import Work
+from dataset_builders.corpus.works import Work
 
 SPLITS = ("train", "validation", "test")
+OUT_OF_REGISTER = "out_of_register"  # every work of a held-out register: never in train, validation or test
+ALL_SPLITS = (*SPLITS, OUT_OF_REGISTER)
 
 
 @dataclass(frozen=True)
@@ -21,6 +23,11 @@ class Passage:
     split: str
     n_words: int
     text: str
+    register: str = ""
+
+    def __post_init__(self):
+        if not self.register:  # a corpus written before registers: each source was its own
+            object.__setattr__(self, "register", self.source)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -47,14 +54,18 @@ def _work_hash(work_id: str) -> str:
     return hashlib.sha256(work_id.encode("utf-8")).hexdigest()
 
 
-def assign_splits(works: list[Work], test_fraction: float = 0.1, validation_fraction: float = 0.1) -> dict[str, str]:
-    """work_id -> split. Per source, works in order of sha256(work_id) fill test, then validation, each up
-    to its fraction of the source's words (skipping works that would overshoot it by half); the rest is
-    train. Sources of < 3 works are all train."""
+def assign_splits(works: list[Work], test_fraction: float = 0.1, validation_fraction: float = 0.1,
+                  held_out_registers: tuple[str, ...] = ()) -> dict[str, str]:
+    """work_id -> split. Works of ``held_out_registers`` all go to ``out_of_register``. Per source, the other
+    works in order of sha256(work_id) fill test, then validation, each up to its fraction of the source's words
+    (skipping works that would overshoot it by half); the rest is train. Sources of < 3 works are all train."""
     by_source: dict[str, list[Work]] = defaultdict(list)
-    for work in works:
-        by_source[work.source].append(work)
     assignment: dict[str, str] = {}
+    for work in works:
+        if work.register in held_out_registers:
+            assignment[work.work_id] = OUT_OF_REGISTER
+        else:
+            by_source[work.source].append(work)
     for source_works in by_source.values():
         ordered = sorted(source_works, key=lambda w: _work_hash(w.work_id))
         words = {w.work_id: sum(len(p.split()) for s in w.sections for p in s) for w in ordered}
@@ -77,11 +88,12 @@ def assign_splits(works: list[Work], test_fraction: float = 0.1, validation_frac
     return assignment
 
 
-def build_passages(works: list[Work], min_words: int, test_fraction: float, validation_fraction: float) -> list[Passage]:
-    """All passages of all works, each tagged with its work's split."""
-    splits = assign_splits(works, test_fraction, validation_fraction)
+def build_passages(works: list[Work], min_words: int, test_fraction: float, validation_fraction: float,
+                   held_out_registers: tuple[str, ...] = ()) -> list[Passage]:
+    """All passages of all works, each tagged with its work's split and register."""
+    splits = assign_splits(works, test_fraction, validation_fraction, held_out_registers)
     return [
-        Passage(pid, work.work_id, work.source, splits[work.work_id], n, text)
+        Passage(pid, work.work_id, work.source, splits[work.work_id], n, text, work.register)
         for work in works
         for pid, n, text in cut_passages(work, min_words)
     ]

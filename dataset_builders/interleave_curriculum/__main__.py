@@ -7,6 +7,7 @@ import logging
 import sys
 
 from dataset_builders.cli_args import non_negative_int, positive_int
+from dataset_builders.corpus.passages import ALL_SPLITS
 from dataset_builders.fetch import FetchError
 from dataset_builders.interleave_curriculum.problems import InterleaveProblems
 from dataset_builders.interleave_curriculum.stages import stage_words
@@ -25,7 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     length = parser.add_mutually_exclusive_group()
     length.add_argument("--stage", type=int, default=1, help="curriculum stage 1-6 (default 1)")
     length.add_argument("--n-words", type=positive_int, help="words per fragment, instead of a stage")
-    parser.add_argument("--split", default="train", choices=("train", "validation", "test"))
+    parser.add_argument("--split", default="train", choices=ALL_SPLITS)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--start", type=non_negative_int, default=0, help="first problem index")
     parser.add_argument("-n", "--count", type=positive_int, default=3, help="problems to print")
@@ -41,11 +42,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     limit = None if args.full else 40
+    shares = ", ".join(f"{register} {share:.0%}" for register, share in problems.mix.shares().items())
     print(f"{n_words} words per fragment, split {args.split}, seed {args.seed}: "
-          f"{problems.pairs.n_pairs:,} distinct fragment pairs from {len(problems.pairs.work_ids)} works")
+          f"{problems.n_pairs:,} distinct fragment pairs from {len(problems.work_ids)} works; registers {shares}")
     for index in range(args.start, args.start + args.count):
         ex = problems[index]
-        print(f"\n--- {ex['id']}  (stage {ex['stage']}; A from {ex['source_a']}, B from {ex['source_b']})")
+        print(f"\n--- {ex['id']}  (stage {ex['stage']}; A from {ex['source_a']} ({ex['register_a']}), "
+              f"B from {ex['source_b']} ({ex['register_b']}))")
         print(f"text_a: {_shorten(ex['text_a'], limit)}")
         print(f"text_b: {_shorten(ex['text_b'], limit)}")
         print(f"target: {_shorten(ex['target'], limit)}")

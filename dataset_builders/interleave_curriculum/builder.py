@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import datasets
 from datasets.builder import Key
 
-from dataset_builders.corpus import Corpus, load_corpus
+from dataset_builders.corpus import OUT_OF_REGISTER, Corpus, load_corpus
 from dataset_builders.fetch import cache_dir
 from dataset_builders.indexing import AddressableConfig, check_integer
 from dataset_builders.interleave_curriculum.problems import GENERATOR_VERSION, InterleaveProblems
@@ -22,9 +22,9 @@ from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
 from dataset_builders.prompts import PROMPT_VERSION
 
 DESCRIPTION = (
-    "Pairs of n-word fragments of public-domain prose (US State of the Union addresses, Gutenberg novels) "
-    "and their word-by-word interleave a1 b1 a2 b2 ...; problem i of a split is a pure function of "
-    "(seed, split, i)."
+    "Pairs of n-word fragments of real text of several registers (speeches, novels, plays, encyclopedia leads, "
+    "country fact sheets; technical documentation held out as the out_of_register split) and their word-by-word "
+    "interleave a1 b1 a2 b2 ...; problem i of a split is a pure function of (seed, split, i)."
 )
 
 MESSAGES = datasets.List({"role": datasets.Value("string"), "content": datasets.Value("string")})
@@ -39,6 +39,8 @@ FEATURES = datasets.Features({
     "prompt": MESSAGES,
     "source_a": datasets.Value("string"),
     "source_b": datasets.Value("string"),
+    "register_a": datasets.Value("string"),
+    "register_b": datasets.Value("string"),
 })
 
 
@@ -47,10 +49,12 @@ class InterleaveCurriculumConfig(AddressableConfig):
     """Words per fragment, plus seed, split sizes and the first train index (to resume a stream)."""
 
     n_words: int = 10
+    out_of_register_size: int = 512
 
     def check(self) -> None:
         """Raise ValueError for a fragment length or sizes that make no sense."""
         check_integer("n_words", self.n_words, minimum=1)
+        check_integer("out_of_register_size", self.out_of_register_size, minimum=0)
         super().check()
 
 
@@ -66,7 +70,8 @@ def config_name_for(n_words: int) -> str:
 
 
 class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
-    """Interleave problems generated from the embedded corpus; test/validation use only held-out works."""
+    """Interleave problems generated from the embedded corpus; test/validation use only held-out works, and the
+    ``out_of_register`` split only the held-out registers (left out when the corpus holds none)."""
 
     VERSION = datasets.Version("1.0.0")
     BUILDER_CONFIG_CLASS = InterleaveCurriculumConfig
@@ -105,10 +110,10 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
         return super()._create_builder_config(config_name, custom_features, config_id, **config_kwargs)
 
     def _info(self) -> datasets.DatasetInfo:
-        return datasets.DatasetInfo(
-            description=DESCRIPTION, features=FEATURES,
-            license="Texts: public domain (US State of the Union addresses; Project Gutenberg). Code: Apache-2.0.",
-        )
+        licenses = "; ".join(f"{name}: {info.get('license') or 'see the corpus manifest'}"
+                             for name, info in self.corpus.manifest.get("sources_read", {}).items())
+        return datasets.DatasetInfo(description=DESCRIPTION, features=FEATURES,
+                                    license=f"Texts: {licenses}. Code: Apache-2.0.")
 
     def problems(self, split: str) -> InterleaveProblems:
         """The problem generator of ``split`` for this config (built once per builder)."""
@@ -117,7 +122,8 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
         return self._problems[split]
 
     def _split_generators(self, dl_manager):
-        return self.config.split_generators()
+        held_out = self.config.out_of_register_size if self.corpus.split(OUT_OF_REGISTER) else 0
+        return self.config.split_generators(out_of_register=held_out)
 
     def _generate_examples(self, split: str, blocks: list[tuple[int, int]]):
         problems = self.problems(split)

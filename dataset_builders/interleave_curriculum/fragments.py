@@ -1,7 +1,7 @@
-"""Fragment slots of a split: (passage, sentence-start word offset) places where an n-word fragment can be cut.
+"""Fragment slots: (passage, sentence-start word offset) places where an n-word fragment can be cut.
 
-A problem is an ordered pair of slots from passages of different works. The pairs of a split are numbered
-``0 .. n_pairs - 1`` (slots sorted by work, then passage id, then offset), so a pair can be addressed by a
+A problem is an ordered pair of slots from passages of different works. The pairs of two slot tables (say
+the speeches and the plays of a split) are numbered ``0 .. n_pairs - 1``, so a pair can be addressed by a
 single integer and decoded in O(log n_slots).
 """
 
@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
-from dataset_builders.corpus import Corpus, Passage
+from dataset_builders.corpus import Passage
 
 ABBREVIATIONS = frozenset({
     "mr.", "mrs.", "messrs.", "dr.", "st.", "gen.", "col.", "capt.", "lieut.", "gov.", "hon.", "rev.", "no.",
@@ -35,6 +36,12 @@ def sentence_starts(words: list[str]) -> list[int]:
     return [0] + [k + 1 for k in range(len(words) - 1) if ends_sentence(words[k]) and _SENTENCE_OPEN.match(words[k + 1])]
 
 
+@lru_cache(maxsize=1 << 14)
+def passage_sentence_starts(text: str) -> tuple[int, ...]:
+    """:func:`sentence_starts` of a passage's words, cached: every fragment length of a split asks again."""
+    return tuple(sentence_starts(text.split()))
+
+
 @dataclass(frozen=True)
 class Fragment:
     """``n_words`` words of one passage from word ``offset`` on, joined by single spaces."""
@@ -44,19 +51,18 @@ class Fragment:
     text: str
 
 
-class FragmentPairs:
-    """All ordered pairs of n-word fragment slots of one split whose passages come from different works."""
+class FragmentSlots:
+    """The sentence-start slots of n-word fragments in some passages, numbered by work, passage id, then offset."""
 
-    def __init__(self, corpus: Corpus, split: str, n_words: int):
+    def __init__(self, passages: list[Passage], n_words: int):
         if n_words < 1:
             raise ValueError(f"n_words must be >= 1, got {n_words}")
-        self.split, self.n_words = split, n_words
-        passages = sorted(corpus.split(split, min_words=n_words), key=lambda p: (p.work_id, p.id))
+        self.n_words = n_words
         passage_idx, offsets, work_of_slot = [], [], []
         self.passages: list[Passage] = []
         work_ids: list[str] = []
-        for p in passages:
-            starts = [s for s in sentence_starts(p.text.split()) if s + n_words <= p.n_words]
+        for p in sorted((p for p in passages if p.n_words >= n_words), key=lambda p: (p.work_id, p.id)):
+            starts = [s for s in passage_sentence_starts(p.text) if s + n_words <= p.n_words]
             if not starts:
                 continue
             if not work_ids or work_ids[-1] != p.work_id:
@@ -65,33 +71,13 @@ class FragmentPairs:
             offsets += starts
             work_of_slot += [len(work_ids) - 1] * len(starts)
             self.passages.append(p)
-        if len(work_ids) < 2:
-            raise ValueError(
-                f"the {split} split has {len(work_ids)} work(s) with passages of >= {n_words} words; "
-                "a pair needs two different works (use fewer words per fragment or a larger corpus)"
-            )
         self.work_ids = work_ids
         self.slot_passage = np.asarray(passage_idx, dtype=np.int64)
         self.slot_offset = np.asarray(offsets, dtype=np.int64)
         self.slot_work = np.asarray(work_of_slot, dtype=np.int64)
-        n_slots = len(offsets)
-        work_size = np.bincount(self.slot_work, minlength=len(work_ids))
-        self.work_start = np.concatenate([[0], np.cumsum(work_size)[:-1]])
-        self.work_size = work_size
-        partners = n_slots - work_size[self.slot_work]  # slots of other works, per slot
-        self.pair_start = np.concatenate([[0], np.cumsum(partners)])  # pairs before slot k (as first text)
-        self.n_slots = n_slots
-        self.n_pairs = int(self.pair_start[-1])
-
-    def slots(self, pair: int) -> tuple[int, int]:
-        """The (first, second) slot numbers of pair ``pair``; the two slots always belong to different works."""
-        if not 0 <= pair < self.n_pairs:
-            raise IndexError(f"pair {pair} outside range({self.n_pairs})")
-        first = int(np.searchsorted(self.pair_start, pair, side="right")) - 1
-        rest = pair - int(self.pair_start[first])
-        work = self.slot_work[first]
-        second = rest if rest < self.work_start[work] else rest + int(self.work_size[work])
-        return first, second
+        self.n_slots = len(offsets)
+        self.work_size = np.bincount(self.slot_work, minlength=len(work_ids))
+        self.work_start = np.concatenate([[0], np.cumsum(self.work_size)[:-1]]).astype(np.int64)
 
     def fragment(self, slot: int) -> Fragment:
         """The n-word fragment at ``slot``."""
@@ -100,7 +86,42 @@ class FragmentPairs:
         words = passage.text.split(None, offset + self.n_words)  # the words after the fragment stay unsplit
         return Fragment(passage, offset, " ".join(words[offset:offset + self.n_words]))
 
+
+class FragmentPairs:
+    """All ordered pairs (slot of ``first``, slot of ``second``) whose passages come from different works.
+
+    With one table (``second`` left out) the pairs are its cross-work pairs; two tables must share no work, so
+    every pair of their slots counts. Pairs are numbered ``0 .. n_pairs - 1`` and decoded in O(log n_slots).
+    """
+
+    def __init__(self, first: FragmentSlots, second: FragmentSlots | None = None):
+        self.first = first
+        self.second = first if second is None else second
+        self.same = self.second is first
+        if self.same:
+            partners = first.n_slots - first.work_size[first.slot_work]  # slots of other works, per slot
+            self.pair_start = np.concatenate([[0], np.cumsum(partners)]).astype(np.int64)
+            self.n_pairs = int(self.pair_start[-1])
+        else:
+            if set(first.work_ids) & set(self.second.work_ids):
+                raise ValueError("two slot tables of fragment pairs must share no work")
+            self.n_pairs = first.n_slots * self.second.n_slots
+
+    def slots(self, pair: int) -> tuple[int, int]:
+        """The (first, second) slot numbers of pair ``pair``; the two slots always belong to different works."""
+        if not 0 <= pair < self.n_pairs:
+            raise IndexError(f"pair {pair} outside range({self.n_pairs})")
+        if not self.same:
+            first, second = divmod(pair, self.second.n_slots)
+            return first, second
+        table = self.first
+        first = int(np.searchsorted(self.pair_start, pair, side="right")) - 1
+        rest = pair - int(self.pair_start[first])
+        work = table.slot_work[first]
+        second = rest if rest < table.work_start[work] else rest + int(table.work_size[work])
+        return first, second
+
     def pair(self, pair: int) -> tuple[Fragment, Fragment]:
         """The two fragments (Text A, Text B) of pair ``pair``."""
         first, second = self.slots(pair)
-        return self.fragment(first), self.fragment(second)
+        return self.first.fragment(first), self.second.fragment(second)

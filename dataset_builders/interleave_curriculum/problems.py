@@ -1,21 +1,23 @@
 """Interleave problem ``i`` of a split: a pure function of (corpus, seed, split, n_words, i).
 
-Index ``i`` goes through a keyed permutation of all fragment pairs of the split, so the first
-``n_pairs`` problems of a split are all different pairs (no repeats within a run), any problem can be
-regenerated on its own, and a run resumes from any index. Past ``n_pairs`` a new permutation starts.
+Index ``i`` first picks the registers of Text A and Text B (``mix.py``: fixed weights, stratified), then the
+``k``-th problem of that register pair goes through a keyed permutation of all its fragment pairs. So
+problems never repeat until a register pair has used all its pairs (then a new permutation starts), any
+problem can be regenerated on its own, and a run resumes from any index.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dataset_builders.corpus import SPLITS, Corpus
-from dataset_builders.interleave_curriculum.fragments import FragmentPairs
+from dataset_builders.corpus import ALL_SPLITS, Corpus
 from dataset_builders.indexing import KeyedPermutation
+from dataset_builders.interleave_curriculum.fragments import FragmentSlots
+from dataset_builders.interleave_curriculum.mix import RegisterMix
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
 from dataset_builders.prompts import interleave_prompt, interleave_target
 
-GENERATOR_VERSION = 1  # bump when problem i of a (seed, split) changes
+GENERATOR_VERSION = 2  # bump when problem i of a (seed, split) changes (2: registers drawn by the mix)
 
 
 def stage_of(n_words: int) -> int:
@@ -29,32 +31,49 @@ def problem_id(n_words: int, split: str, seed: int, index: int) -> str:
 
 
 class InterleaveProblems:
-    """The problems of one split of the curriculum for one fragment length and seed."""
+    """The problems of one split of the curriculum for one fragment length and seed.
 
-    def __init__(self, corpus: Corpus, split: str, n_words: int, seed: int = 0):
-        if split not in SPLITS:
-            raise ValueError(f"unknown split {split!r}; expected one of {SPLITS}")
+    ``register_weights`` overrides weights of ``mix.REGISTER_WEIGHTS`` (integers; 0 leaves a register out).
+    """
+
+    def __init__(self, corpus: Corpus, split: str, n_words: int, seed: int = 0,
+                 register_weights: dict[str, int] | None = None):
+        if split not in ALL_SPLITS:
+            raise ValueError(f"unknown split {split!r}; expected one of {ALL_SPLITS}")
         self.split, self.n_words, self.seed = split, n_words, seed
         self.stage = stage_of(n_words)
-        self.pairs = FragmentPairs(corpus, split, n_words)
-        self._permutations: dict[int, KeyedPermutation] = {}
+        by_register: dict = {}
+        for passage in corpus.split(split, min_words=n_words):
+            by_register.setdefault(passage.register, []).append(passage)
+        slots = {register: FragmentSlots(passages, n_words) for register, passages in by_register.items()}
+        self._key = f"interleave-curriculum/v{GENERATOR_VERSION}/seed={seed}/split={split}/n_words={n_words}"
+        self.mix = RegisterMix(slots, self._key + "/mix", register_weights)
+        if not self.mix.cells:
+            works = sum(len(table.work_ids) for table in slots.values())
+            raise ValueError(
+                f"the {split} split has {works} work(s) with passages of >= {n_words} words; "
+                "a pair needs two different works (use fewer words per fragment or a larger corpus)"
+            )
+        self.work_ids = sorted(w for table in slots.values() for w in table.work_ids)
+        self.n_pairs = sum(cell.pairs.n_pairs for cell in self.mix.cells)
+        self._permutations: dict[tuple[int, int], KeyedPermutation] = {}
 
-    def _permutation(self, epoch: int) -> KeyedPermutation:
-        if epoch not in self._permutations:
-            key = (f"interleave-curriculum/v{GENERATOR_VERSION}/seed={self.seed}/split={self.split}"
-                   f"/n_words={self.n_words}/epoch={epoch}")
-            self._permutations[epoch] = KeyedPermutation(self.pairs.n_pairs, key)
-        return self._permutations[epoch]
+    def _permutation(self, cell: int, epoch: int) -> KeyedPermutation:
+        if (cell, epoch) not in self._permutations:
+            c = self.mix.cells[cell]
+            key = f"{self._key}/cell={c.register_a}+{c.register_b}/epoch={epoch}"
+            self._permutations[(cell, epoch)] = KeyedPermutation(c.pairs.n_pairs, key)
+        return self._permutations[(cell, epoch)]
 
-    def pair_index(self, index: int) -> int:
-        """The fragment pair that problem ``index`` uses."""
-        if index < 0:
-            raise IndexError(f"problem index must be >= 0, got {index}")
-        epoch, position = divmod(index, self.pairs.n_pairs)
-        return self._permutation(epoch)(position)
+    def pair_index(self, index: int) -> tuple[int, int]:
+        """(cell number, fragment pair of that cell) that problem ``index`` uses."""
+        cell, k = self.mix.locate(index)
+        epoch, position = divmod(k, self.mix.cells[cell].pairs.n_pairs)
+        return cell, self._permutation(cell, epoch)(position)
 
     def __getitem__(self, index: int) -> dict:
-        fragment_a, fragment_b = self.pairs.pair(self.pair_index(index))
+        cell, pair = self.pair_index(index)
+        fragment_a, fragment_b = self.mix.cells[cell].pairs.pair(pair)
         return {
             "id": problem_id(self.n_words, self.split, self.seed, index),
             "stage": self.stage,
@@ -65,6 +84,8 @@ class InterleaveProblems:
             "prompt": interleave_prompt(fragment_a.text, fragment_b.text),
             "source_a": fragment_a.passage.id,
             "source_b": fragment_b.passage.id,
+            "register_a": fragment_a.passage.register,
+            "register_b": fragment_b.passage.register,
         }
 
     def iter_range(self, start: int, stop: int) -> Iterator[dict]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datasets
 
-from dataset_builders.corpus import Corpus
+from dataset_builders.corpus import ALL_SPLITS, OUT_OF_REGISTER, Corpus
 from dataset_builders.indexing import size_override, split_dataset
 from dataset_builders.interleave_curriculum.builder import InterleaveCurriculum
 from dataset_builders.interleave_curriculum.stages import stage_words
@@ -30,6 +30,13 @@ def curriculum_stream(stage: int | None = None, n_words: int | None = None, seed
 
 def curriculum_dataset(split: str, stage: int | None = None, n_words: int | None = None, seed: int = 0,
                        size: int | None = None, corpus: Corpus | None = None) -> datasets.Dataset:
-    """The first ``size`` problems of ``split`` (default: the config's size) as an in-memory ``Dataset``."""
-    builder = curriculum_builder(stage, n_words, corpus, seed=seed, **size_override(split, size))
+    """The first ``size`` problems of ``split`` (default: the config's size) as an in-memory ``Dataset``.
+
+    ``split`` is train, validation, test or out_of_register (texts only from the registers held out of the others).
+    """
+    builder = curriculum_builder(stage, n_words, corpus, seed=seed, **size_override(split, size, ALL_SPLITS))
+    if split == OUT_OF_REGISTER and not builder.corpus.split(OUT_OF_REGISTER):
+        held_out = ", ".join(builder.corpus.held_out_registers) or "none"
+        raise ValueError(f"the corpus has no out_of_register text (registers held out: {held_out}; the source of a "
+                         "held-out register may be missing): build it with python -m dataset_builders.corpus")
     return split_dataset(builder, split)

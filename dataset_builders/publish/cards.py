@@ -23,6 +23,38 @@ LICENSE_NOTE = (
 )
 
 
+def curriculum_license(corpus_manifest: dict) -> str:
+    """The curriculum's LICENSE: each source's licence (and the notice it asks to be passed on), from the manifest."""
+    sources = corpus_manifest.get("sources_read", {})
+    lines = ["Each text of this dataset (text_a, text_b, and so the target and prompt) comes from one corpus "
+             "source, named by its source id (source_a, source_b), under that source's licence:", ""]
+    lines += [f"- {name} ({info.get('register', name)}): {info.get('license') or 'see the source'}"
+              for name, info in sources.items()]
+    notices = [(name, info["license_text"].strip()) for name, info in sources.items() if info.get("license_text")]
+    for name, text in notices:
+        lines += ["", f"Notice for {name}:", "", text]
+    lines += ["", "The generated pairs, targets and prompts add no copyrightable expression. "
+              "The code that generates them is Apache-2.0."]
+    return "\n".join(lines) + "\n"
+
+
+def register_table(corpus_manifest: dict, shares: dict[str, dict[str, float]]) -> str:
+    """Registers with their sources, corpus words per split and share of the published texts per split."""
+    sources: dict[str, list[str]] = {}
+    for name, info in corpus_manifest.get("sources_read", {}).items():
+        sources.setdefault(info.get("register", name), []).append(name)
+    words = {(r["register"], r["split"]): r["words"] for r in corpus_manifest.get("register_counts", [])}
+    splits = [s for s in ("train", "validation", "test", "out_of_register") if s in shares]
+    header = "| register | sources | corpus words (train / validation / test / out_of_register) | " + \
+        " | ".join(f"share of {s} texts" for s in splits) + " |"
+    lines = [header, "|" + "---|" * (3 + len(splits))]
+    for register in sorted(sources):
+        counts = " / ".join(f"{words.get((register, s), 0):,}" for s in ("train", "validation", "test", "out_of_register"))
+        cells = " | ".join(f"{shares[s].get(register, 0.0):.1%}" for s in splits)
+        lines.append(f"| {register} | {', '.join(sources[register])} | {counts} | {cells} |")
+    return "\n".join(lines)
+
+
 def size_category(rows: int) -> str:
     """The Hub's ``size_categories`` label for ``rows`` examples."""
     for limit, label in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
@@ -41,10 +73,11 @@ def _card(card_data: DatasetCardData, infos: dict[str, datasets.DatasetInfo], de
 
 
 def _rows_table(infos: dict[str, datasets.DatasetInfo], first_column: str, describe) -> str:
-    lines = [f"| {first_column} | train | validation | test |", "|---|---|---|---|"]
+    splits = [s for s in ("train", "validation", "test", "out_of_register") if any(s in i.splits for i in infos.values())]
+    lines = [f"| {first_column} | " + " | ".join(splits) + " |", "|---|" + "---|" * len(splits)]
     for name, info in infos.items():
         rows = {s: f"{i.num_examples:,}" for s, i in info.splits.items()}
-        counts = " | ".join(rows.get(split, "-") for split in ("train", "validation", "test"))
+        counts = " | ".join(rows.get(split, "-") for split in splits)
         lines.append(f"| `{name}` ({describe(name)}) | {counts} |")
     return "\n".join(lines)
 
@@ -59,8 +92,8 @@ def _limitations(counts: dict) -> str:
     total = counts.get(("all", "all"), {}).get("words")
     if total and ("sotu", "all") in counts:
         share = counts[("sotu", "all")]["words"] / total
-        lines.append(f"- State of the Union addresses are {share:.0%} of the corpus words, so most pairs hold at least "
-                     "one speech.")
+        lines.append(f"- State of the Union addresses are {share:.0%} of the corpus words; the register mix, not the "
+                     "word count, decides how often they are drawn.")
     if ("gutenberg", "test") in counts:
         g = {s: counts[("gutenberg", s)]["works"] for s in ("all", "test", "validation")}
         lines.append(f"- The Gutenberg part has {g['all']} prose works: {g['test']} in test and {g['validation']} in "
@@ -76,11 +109,12 @@ def _held_out_text(held_out: dict[str, int]) -> str:
 
 
 def curriculum_card(infos: dict[str, datasets.DatasetInfo], n_words: dict[str, int], example: dict, repo: str,
-                    seed: int, corpus_manifest: dict, command: str) -> DatasetCard:
-    """The card of the interleave curriculum folder."""
+                    seed: int, corpus_manifest: dict, command: str,
+                    shares: dict[str, dict[str, float]] | None = None) -> DatasetCard:
+    """The card of the interleave curriculum folder; ``shares`` is {split: {register: share of its texts}}."""
     total = sum(s.num_examples for info in infos.values() for s in info.splits.values())
     data = DatasetCardData(
-        language="en", license="other", license_name="public-domain", license_link="LICENSE",
+        language="en", license="other", license_name="per-source", license_link="LICENSE",
         pretty_name="Interleave curriculum", size_categories=size_category(total),
         task_categories=["text-generation"], source_datasets=["original"],
         tags=["interleaving", "working-memory", "grpo", "curriculum", "synthetic"],
@@ -88,17 +122,23 @@ def curriculum_card(infos: dict[str, datasets.DatasetInfo], n_words: dict[str, i
     sources = corpus_manifest.get("sources_read", {})
     counts = {(r["source"], r["split"]): r for r in corpus_manifest.get("counts", [])}
     attribution = "\n".join(
-        f"- **{name}**: {info['origin']}, {info['works']} works"
+        f"- **{name}** ({info.get('register', name)}): {info['origin']}, {info['works']} works"
         + (f" ({counts[(name, 'test')]['works']} test, {counts[(name, 'validation')]['works']} validation)"
            if (name, "test") in counts else "")
+        + (f" (all {counts[(name, 'out_of_register')]['works']} out_of_register)"
+           if (name, "out_of_register") in counts else "")
+        + f". Licence: {info.get('license') or 'see the source'}."
         for name, info in sources.items()
     )
+    held_out = ", ".join(corpus_manifest.get("held_out_registers", [])) or "none"
+    registers = register_table(corpus_manifest, shares or {})
     body = f"""
 # Interleave curriculum
 
 Two texts, held at once: given Text A and Text B of *n* words each, write `A1 B1 A2 B2 ...` word by word.
-Six stages of 10, 25, 50, 100, 200 and 500 words per text, cut from real public-domain prose; made by
-the interleave-grpo project to train the skill with GRPO and to measure it.
+Six stages of 10, 25, 50, 100, 200 and 500 words per text, cut from real text of several registers (speeches,
+novels, plays, encyclopedia leads, country fact sheets, and held out, technical documentation); made by the
+interleave-grpo project to train the skill with GRPO and to measure it.
 
 ```python
 from datasets import load_dataset
@@ -111,8 +151,20 @@ print(test[0]["prompt"], test[0]["target"])
 
 {_rows_table(infos, "config", lambda name: f"{n_words[name]} words per text")}
 
-`validation` and `test` are complete; `train` is a fixed sample of the problems that the generator produces
-on the fly for training (problem *i* for *i* = 0, 1, ...).
+`validation`, `test` and `out_of_register` are complete; `train` is a fixed sample of the problems that the
+generator produces on the fly for training (problem *i* for *i* = 0, 1, ...). `out_of_register` holds texts only
+from the register(s) held out of the other splits ({held_out}): scores on it beside `test` tell whether a model
+learned the skill or the training registers.
+
+## Registers
+
+Each text comes from one register. The generator draws the register of Text A and of Text B independently with
+fixed, equal weights, stratified (every run of consecutive problems holds each register pair exactly its share), so
+a register's share does not follow its word count. A register pair with no fragment pair (a register with one work
+in a split, such as the novels in `test`) is left out, which shifts the shares a little. Shares of the texts in the
+published rows (all configs):
+
+{registers}
 
 ## Fields
 
@@ -125,6 +177,7 @@ on the fly for training (problem *i* for *i* = 0, 1, ...).
 | `target` | string | `a1 b1 a2 b2 ...` joined by single spaces |
 | `prompt` | list of `{{role, content}}` | the chat prompt (TRL conversational format) |
 | `source_a`, `source_b` | string | ids of the corpus passages the texts were cut from (`<source>/<work>/<passage>`) |
+| `register_a`, `register_b` | string | the register of each text (speech, fiction, dialogue, reference, numeric, technical) |
 
 An example (`{example['id']}`):
 
@@ -136,12 +189,15 @@ An example (`{example['id']}`):
   *Works*, not passages, are split into train, validation and test (by the SHA-256 of the work id, about
   10% of each source's words each for test and validation), so `test` and `validation` text comes only from
   works that never appear in `train`. Corpus fingerprint `{corpus_manifest.get('fingerprint', '')[:16]}`.
+- **Registers**: works of {held_out} never enter train, validation or test; they make the `out_of_register`
+  split whole.
 - **Fragments** start at a sentence start and take the next *n* words of one passage. Text A and Text B
   come from passages of two different works of the same split.
-- **Problem i** of a split is a pure function of (seed, split, i): *i* goes through a keyed pseudo-random
-  permutation (a Feistel network over BLAKE2b) of all ordered cross-work fragment pairs of the split. So the
-  problems of a run never repeat, any problem can be regenerated from its index, and a run can resume
-  from any index. Seed {seed}; prompt template version {PROMPT_VERSION}.
+- **Problem i** of a split is a pure function of (seed, split, i): *i* picks a register pair (the stratified
+  mix above), then the *k*-th problem of that pair goes through a keyed pseudo-random permutation (a Feistel
+  network over BLAKE2b) of all its ordered cross-work fragment pairs. So the problems of a run never repeat,
+  any problem can be regenerated from its index, and a run can resume from any index. Seed {seed}; prompt
+  template version {PROMPT_VERSION}.
 - **Prompt** (user message; Text A and Text B follow it):
 
 > {INTERLEAVE_INSTRUCTION}
@@ -152,7 +208,9 @@ Made by `{command}`.
 
 {attribution}
 
-{LICENSE_NOTE}
+The LICENSE file lists each source's licence and the notices they ask to be passed on: rows holding Wikipedia
+text are CC BY-SA 4.0, rows holding Django documentation carry its BSD-3-Clause notice. The generated pairs,
+targets and prompts add no copyrightable expression; the code that generates them is Apache-2.0.
 
 ## Limitations
 

