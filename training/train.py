@@ -65,10 +65,10 @@ def initial_adapter(run_args: RunArguments, output_dir: Path) -> Path | None:
 
 def resume_checkpoint(run_args: RunArguments, output_dir: Path) -> tuple[Path | None, dict]:
     """(checkpoint to resume from, its marker) or (None, {}); refuses to mix a new run into an old one."""
-    from training.checkpoints import COMPLETE_MARKER, latest_complete_checkpoint, list_checkpoints
+    from training.checkpoints import COMPLETE_MARKER, latest_resumable_checkpoint, list_checkpoints
 
     if run_args.resume:
-        checkpoint = latest_complete_checkpoint(output_dir)
+        checkpoint = latest_resumable_checkpoint(output_dir, report)
         if checkpoint is None:
             raise RecipeError(f"nothing to resume: {output_dir} has no complete checkpoint")
         return checkpoint, json.loads((checkpoint / COMPLETE_MARKER).read_text())
@@ -189,15 +189,19 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     from training.completion_length import max_completion_length, tokens_per_word
     from training.grpo_trainer import ObservedGRPOTrainer
     from training.rollout_observers import CompletionLogObserver, SampleOutputs
+    from training.run_lock import hold_run_lock
     from training.run_metrics import MetricsFile
     from training.tasks import task_for
+    from training.tracking_run import name_tracking_run
 
     output_dir = Path(grpo_args.output_dir)
+    hold_run_lock(output_dir)  # one run per folder: a second one stops here, naming the first's pid
     run_name = grpo_args.run_name or output_dir.name
     grpo_args.run_name = run_name
     results_dir = Path(run_args.results_dir or Path("results") / run_name)
     task = task_for(run_args)
     checkpoint, marker = resume_checkpoint(run_args, output_dir)
+    name_tracking_run(grpo_args, output_dir, run_args.resume)  # trackio: a fresh run never continues an older record
     adapter = initial_adapter(run_args, output_dir)
     prepare_hub_push(grpo_args, task.name)
     model, tokenizer, peft_config = load_policy(model_args, adapter, grpo_args.bf16)

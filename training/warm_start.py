@@ -108,10 +108,12 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     from trl import SFTTrainer
 
     from training.nonfinite_guard import SkipNonFiniteGradients
+    from training.run_lock import hold_run_lock
     from training.run_metrics import MetricsFile, read_metrics
     from training.train import adapter_folder, device_name, load_policy, report
 
     output_dir = Path(sft_args.output_dir)
+    hold_run_lock(output_dir)  # one run per folder: a second one stops here, naming the first's pid
     run_name = sft_args.run_name or output_dir.name
     results_dir = Path(args.results_dir or Path("results") / run_name)
     words = parse_words(args.words)
