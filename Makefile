@@ -27,7 +27,8 @@ help:  ## list the targets
 $(STAMP): pyproject.toml requirements/lock.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "error: Python 3.11+ is needed, found " + sys.version.split()[0] + " (set PYTHON=...)")'
 	@test -x $(PY) || { echo "creating $(VENV)"; $(PYTHON) -m venv $(VENV); }
-	@$(PY) -c 'import torch' 2>/dev/null || { echo "no torch importable: installing $(TORCH_CPU) (CPU build)"; $(PIP) install $(TORCH_CPU) 2>&1 | grep -v "is ignored: it is neither" || true; }
+	@# numpy (the lock's pin) comes with torch: importing torch without it warns "Failed to initialize NumPy"
+	@$(PY) -c 'import torch' 2>/dev/null || { echo "no torch importable: installing $(TORCH_CPU) (CPU build)"; $(PIP) install $(TORCH_CPU) $$(grep -E '^numpy==' requirements/lock.txt) 2>&1 | grep -v "is ignored: it is neither" || true; }
 	@$(PY) -c 'import torch' || { echo "error: torch could not be installed; install a torch build by hand into $(VENV)"; exit 2; }
 	@echo "installing pinned dependencies (requirements/lock.txt)"
 	@$(PIP) install -r requirements/lock.txt 2>&1 | { grep -v "is ignored: it is neither" || true; }
@@ -158,9 +159,8 @@ bench-train: $(STAMP)  ## GPU: TRL defaults vs the project's settings (rollout t
 SPACE_PORT ?= 7860
 SPACE_ARGS ?=
 
-space: $(STAMP)  ## launch the demo Space on loopback and print its URL (SPACE_PORT=7860, SPACE_ARGS="--adapters ...")
+space: $(STAMP)  ## launch the demo Space on loopback and print its URL once it answers (SPACE_PORT=7860, SPACE_ARGS="--adapters ...")
 	@$(PY) -m base_models --quiet
-	@echo "demo Space: http://127.0.0.1:$(SPACE_PORT)  (Ctrl-C stops it)"
 	@$(PY) spaces/interleave_demo/app.py --host 127.0.0.1 --port $(SPACE_PORT) $(SPACE_ARGS)
 
 # The browser test drives Debian's chromium with Playwright (no browser download); installed here when missing.

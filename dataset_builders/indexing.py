@@ -9,6 +9,7 @@ stream), so every process and every Python version agrees.
 from __future__ import annotations
 
 import hashlib
+import numbers
 from dataclasses import dataclass
 
 import datasets
@@ -82,6 +83,14 @@ def split_generators(train: tuple[int, int], validation: int, test: int, **held_
     return generators
 
 
+def check_integer(name: str, value, minimum: int | None = None) -> None:
+    """A ValueError naming ``name`` unless ``value`` is an int >= ``minimum`` (not a bool, float or numeric string)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+
+
 @dataclass
 class AddressableConfig(datasets.BuilderConfig):
     """Seed, split sizes and the first train index of a builder whose problem i is a function of (seed, split, i)."""
@@ -97,10 +106,10 @@ class AddressableConfig(datasets.BuilderConfig):
         self.check()
 
     def check(self) -> None:
-        """Raise ValueError for sizes that make no sense (named configs are checked again after overrides)."""
+        """Raise ValueError for a seed or sizes that make no sense (named configs are checked again after overrides)."""
+        check_integer("seed", self.seed)
         for field in ("train_size", "validation_size", "test_size", "start_index"):
-            if getattr(self, field) < 0:
-                raise ValueError(f"{field} must be >= 0, got {getattr(self, field)}")
+            check_integer(field, getattr(self, field), minimum=0)
 
     def split_generators(self, **held_out: int) -> list:
         """The split generators of these sizes, plus any other held-out split (see :func:`split_generators`)."""

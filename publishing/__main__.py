@@ -31,7 +31,9 @@ from publishing.dataset_folders.folders import ARITHMETIC_FOLDER, CURRICULUM_FOL
 from publishing.destination import MODES, Destination, destination
 from publishing.hub import HubError, Published
 from publishing.model_folders import StageRun, base_model_folder, base_model_id, stage_checkpoint_folder
+from publishing.repo_ids import checked_repo_id
 from publishing.space_folder import link_card, space_sdk, stage_space_folder
+from publishing.staging import StagingArea
 
 METRIC_FOLDER = Path("metrics/needleman_wunsch")
 SPACE_FOLDER = Path("spaces/interleave_demo")
@@ -49,7 +51,7 @@ def publish_datasets(dest: Destination, args: argparse.Namespace) -> list[Publis
     repos = {CURRICULUM_FOLDER: dest.repo_id(args.curriculum_repo),
              ARITHMETIC_FOLDER: dest.repo_id(args.arithmetic_repo)}
     command = dataset_command("python -m publishing datasets", args)
-    folders = write_dataset_folders(args.staging / "datasets", args, repos, command)
+    folders = write_dataset_folders(StagingArea(args.staging).fresh_folder("datasets"), args, repos, command)
     out = []
     for name, folder in folders.items():
         out.append(dest.hub.publish_folder(folder, repos[name], "dataset", message=f"Publish {name}: {command}"))
@@ -61,7 +63,7 @@ def publish_space_folder(dest: Destination, args: argparse.Namespace, folder: Pa
                          models: tuple[str, ...] = (), datasets: tuple[str, ...] = ()) -> Published:
     """Stage ``folder`` (plus its vendor.txt files), add ``models``/``datasets`` to its card, publish it as a Space."""
     repo_id = dest.repo_id(repo)
-    staged = stage_space_folder(folder, args.staging / "spaces" / repo_id.split("/")[-1])
+    staged = stage_space_folder(folder, StagingArea(args.staging).fresh_folder("spaces", repo_id.split("/")[-1]))
     if models or datasets:
         link_card(staged, models, datasets)
     published = dest.hub.publish_folder(staged, repo_id, "space", message=f"Publish {folder}",
@@ -93,10 +95,10 @@ def publish_model(dest: Destination, args: argparse.Namespace, run: StageRun) ->
     """Publish a stage run's final adapter to branch stage-N; returns the model repo id and the base model's Hub id."""
     stage = run.stage
     repo_id = dest.repo_id(args.repo or model_repo_name(run.summary))
-    base_model = base_model_id(run.summary, args.base_model)
+    base_model = checked_repo_id(base_model_id(run.summary, args.base_model))
     branch = f"stage-{stage}"
     folder = stage_checkpoint_folder(
-        run, args.staging / "models" / f"{repo_id.split('/')[-1]}@{branch}", repo_id=repo_id,
+        run, StagingArea(args.staging).fresh_folder("models", f"{repo_id.split('/')[-1]}@{branch}"), repo_id=repo_id,
         base_model=base_model, datasets_repo=dest.repo_id(args.curriculum_repo),
         arithmetic_repo=dest.repo_id(args.arithmetic_repo), metric_repo=dest.repo_id(args.metric_repo),
         eval_file=args.eval_file, eval_root=args.eval_root, license=args.license)
@@ -113,7 +115,8 @@ def publish_model(dest: Destination, args: argparse.Namespace, run: StageRun) ->
 
 def publish_base_model(dest: Destination, args: argparse.Namespace) -> Published:
     repo_id = dest.repo_id(args.repo or Path(args.model).name)
-    folder = base_model_folder(args.model, args.staging / "models" / repo_id.split("/")[-1], repo_id, args.license)
+    staged = StagingArea(args.staging).fresh_folder("models", repo_id.split("/")[-1])
+    folder = base_model_folder(args.model, staged, repo_id, args.license)
     published = dest.hub.publish_folder(folder, repo_id, "model", message=f"Publish base model {args.model}")
     report("base model", published)
     return published
@@ -149,7 +152,8 @@ def run_command(args: argparse.Namespace) -> None:
     if args.command in ("space", "all"):
         embedded = {"model": EMBEDDED_MODEL}  # what `make publish-model` publishes for the default MODEL
         adapter_repo, base_model = model_repo or (model_repo_name(embedded), base_model_id(embedded))
-        publish_demo_space(dest, args, dest.repo_id(args.adapter_repo or adapter_repo), args.base_model or base_model)
+        publish_demo_space(dest, args, dest.repo_id(args.adapter_repo or adapter_repo),
+                           checked_repo_id(args.base_model or base_model))
     if args.command == "base-model":
         publish_base_model(dest, args)
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from publishing.hub import HubError, RemoteHub, resolve_token
 from publishing.local_hub import LocalHub
+from publishing.repo_ids import checked_namespace, checked_repo_id
 
 DEFAULT_HUB_DIR = Path("dist/hub")
 LOCAL_NAMESPACE = "local"
@@ -26,15 +27,18 @@ class Destination:
     namespace: str
 
     def repo_id(self, name: str) -> str:
-        """``name`` in the namespace, unless it already names one (``owner/name``)."""
-        return name if "/" in name else f"{self.namespace}/{name}"
+        """``name`` in the namespace, unless it already names one (``owner/name``); a HubError if not a valid id."""
+        return checked_repo_id(name if "/" in name else f"{self.namespace}/{name}")
 
 
 def destination(mode: str | None = None, user: str | None = None, hub_dir: Path | None = None,
                 private: bool = False) -> Destination:
     """The destination that the arguments, else ``HUB``, ``HUB_USER``, ``HUB_DIR`` and ``HF_TOKEN`` describe."""
     mode = (mode or os.environ.get("HUB") or "hf").strip().lower()
+    source = "--user" if user else "HUB_USER"
     user = user or os.environ.get("HUB_USER") or None
+    if user:
+        checked_namespace(user, source)
     if mode == "local":
         root = Path(hub_dir or os.environ.get("HUB_DIR") or DEFAULT_HUB_DIR)
         return Destination(LocalHub(root), user or LOCAL_NAMESPACE)

@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from publishing.hub import REPO_TYPES, HubError, Published
+from publishing.repo_ids import checked_repo_id
 
 AUTHOR = ("interleave-grpo publish", "publish@localhost")
 
@@ -44,9 +45,7 @@ class LocalHub:
     def repo_path(self, repo_id: str, repo_type: str) -> Path:
         if repo_type not in REPO_TYPES:
             raise HubError(f"unknown repo type {repo_type!r}; one of {', '.join(REPO_TYPES)}")
-        owner, _, name = repo_id.partition("/")
-        if not owner or not name or "/" in name:
-            raise HubError(f"a repo id is 'owner/name', got {repo_id!r}")
+        owner, name = checked_repo_id(repo_id).split("/")  # no '..' or separator can leave the hub's folder
         return self.root / f"{repo_type}s" / owner / name
 
     def url(self, repo_id: str, repo_type: str) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from model_cards.eval_results import EvalResults, find_run_eval
 from publishing.hub import HubError
+from publishing.staging import require_empty
 
 # Files of a run's final/ (or of a checkpoint copied there after a collapse) that belong to training only.
 TRAINING_ONLY = ("README.md", "training_args.bin", "trainer_state.json", "checkpoint_complete.json", "optimizer.pt",
@@ -91,7 +92,7 @@ def base_model_note(base_model: str, summary: dict) -> str | None:
 
 
 def _copy_adapter(adapter: Path, dest: Path, base_model: str) -> None:
-    shutil.copytree(adapter, dest, ignore=shutil.ignore_patterns(*TRAINING_ONLY))
+    shutil.copytree(adapter, dest, ignore=shutil.ignore_patterns(*TRAINING_ONLY), dirs_exist_ok=True)
     config_path = dest / "adapter_config.json"
     config = json.loads(config_path.read_text())
     config["base_model_name_or_path"] = base_model  # a Hub id, not the training machine's path
@@ -101,13 +102,13 @@ def _copy_adapter(adapter: Path, dest: Path, base_model: str) -> None:
 def stage_checkpoint_folder(run: StageRun, dest: Path, *, repo_id: str, base_model: str, datasets_repo: str,
                             arithmetic_repo: str, metric_repo: str, eval_file: Path | None = None,
                             eval_root: Path | None = None, license: str | None = None) -> Path:
-    """``dest`` (replaced) = the adapter, README.md (the card), plots/, results/summary.json and results/eval.json."""
+    """``dest`` (new or empty) gets the adapter, README.md (the card), plots/ and results/ (summary.json, eval.json)."""
     from importlib.metadata import version
 
     from model_cards.stage_card import render_stage_card
 
     dest = Path(dest)
-    shutil.rmtree(dest, ignore_errors=True)
+    require_empty(dest)
     _copy_adapter(run.adapter, dest, base_model)
     plots = []
     for png in sorted(run.results_dir.glob("*.png")):
@@ -154,7 +155,7 @@ def _describe(model: str) -> tuple[str, str | None, str]:
 
 
 def base_model_folder(model: str, dest: Path, repo_id: str, license: str | None = None) -> Path:
-    """``dest`` (replaced) = a model folder (``base_models.models`` name or path) plus its card."""
+    """``dest`` (new or empty) gets a model folder (``base_models.models`` name or path) plus its card."""
     from base_models.models import ModelUnavailable, resolve_model
     from model_cards.base_model_card import render_base_model_card
 
@@ -165,8 +166,8 @@ def base_model_folder(model: str, dest: Path, repo_id: str, license: str | None 
     if not source.is_dir():
         raise HubError(f"{model!r} is not a local model folder; only local models can be published")
     dest = Path(dest)
-    shutil.rmtree(dest, ignore_errors=True)
-    shutil.copytree(source, dest, ignore=shutil.ignore_patterns(".complete", "README.md"))
+    require_empty(dest)
+    shutil.copytree(source, dest, ignore=shutil.ignore_patterns(".complete", "README.md"), dirs_exist_ok=True)
     config = json.loads((source / "config.json").read_text())
     architecture = (f"{config.get('model_type')}, {config.get('num_hidden_layers')} layers, hidden size "
                     f"{config.get('hidden_size')}, vocabulary {config.get('vocab_size')}.")

@@ -20,6 +20,7 @@ from pathlib import Path
 from huggingface_hub import SpaceCard
 
 from publishing.hub import HubError
+from publishing.staging import require_empty
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 VENDOR_MANIFEST = "vendor.txt"
@@ -54,13 +55,13 @@ def space_sdk(folder: Path) -> str:
 
 
 def stage_space_folder(source: Path, dest: Path, repo_root: Path = REPO_ROOT) -> Path:
-    """Copy the Space folder ``source`` to ``dest`` (replaced), then the files of its ``vendor.txt``."""
+    """Copy the Space folder ``source`` into ``dest`` (new or empty), then the files of its ``vendor.txt``."""
     source, dest = Path(source), Path(dest)
     if not source.is_dir():
         raise HubError(f"no Space folder {source}")
     space_sdk(source)
-    shutil.rmtree(dest, ignore_errors=True)
-    shutil.copytree(source, dest, ignore=shutil.ignore_patterns(*IGNORED))
+    require_empty(dest)
+    shutil.copytree(source, dest, ignore=shutil.ignore_patterns(*IGNORED), dirs_exist_ok=True)
     manifest = source / VENDOR_MANIFEST
     for src, dst in read_vendor_manifest(manifest) if manifest.is_file() else []:
         origin, target = Path(repo_root) / src, dest / dst

@@ -7,6 +7,7 @@ import logging
 import sys
 
 from dataset_builders.arithmetic.builder import Arithmetic
+from dataset_builders.cli_args import non_negative_int, positive_int
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -14,8 +15,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", default="3x2", help="AxB: digits of the two operands (default 3x2)")
     parser.add_argument("--split", default="train", choices=("train", "validation", "test"))
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--start", type=int, default=0, help="first problem index")
-    parser.add_argument("-n", "--count", type=int, default=5, help="problems to print")
+    parser.add_argument("--start", type=non_negative_int, default=0, help="first problem index")
+    parser.add_argument("-n", "--count", type=positive_int, default=5, help="problems to print")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:

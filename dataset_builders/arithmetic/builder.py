@@ -18,7 +18,7 @@ from datasets.builder import Key
 
 from dataset_builders.arithmetic.problems import GENERATOR_VERSION, HELD_OUT_PER_SPLIT, ArithmeticProblems
 from dataset_builders.fetch import cache_dir
-from dataset_builders.indexing import AddressableConfig
+from dataset_builders.indexing import AddressableConfig, check_integer
 from dataset_builders.prompts import PROMPT_VERSION
 
 DESCRIPTION = (
@@ -47,6 +47,8 @@ class ArithmeticConfig(AddressableConfig):
     def check(self) -> None:
         """Raise ValueError for sizes that make no sense or held-out splits larger than their reserve."""
         super().check()
+        for field in ("a_digits", "b_digits", "held_out_per_split"):
+            check_integer(field, getattr(self, field), minimum=1)
         for field in ("validation_size", "test_size"):
             if getattr(self, field) > self.held_out_per_split:
                 raise ValueError(f"{field} {getattr(self, field)} exceeds held_out_per_split {self.held_out_per_split}")

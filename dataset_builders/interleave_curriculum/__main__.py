@@ -6,6 +6,7 @@ import argparse
 import logging
 import sys
 
+from dataset_builders.cli_args import non_negative_int, positive_int
 from dataset_builders.cli_flags import underscore_flags
 from dataset_builders.corpus.passages import ALL_SPLITS
 from dataset_builders.fetch import FetchError
@@ -25,11 +26,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dataset_builders.interleave_curriculum", description=__doc__)
     length = parser.add_mutually_exclusive_group()
     length.add_argument("--stage", type=int, default=1, help="curriculum stage 1-6 (default 1)")
-    length.add_argument("--n_words", type=int, help="words per fragment, instead of a stage")
+    length.add_argument("--n_words", type=positive_int, help="words per fragment, instead of a stage")
     parser.add_argument("--split", default="train", choices=ALL_SPLITS)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--start", type=int, default=0, help="first problem index")
-    parser.add_argument("-n", "--count", type=int, default=3, help="problems to print")
+    parser.add_argument("--start", type=non_negative_int, default=0, help="first problem index")
+    parser.add_argument("-n", "--count", type=positive_int, default=3, help="problems to print")
     parser.add_argument("--full", action="store_true", help="print whole texts (long stages are shortened otherwise)")
     args = parser.parse_args(underscore_flags(argv))
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")

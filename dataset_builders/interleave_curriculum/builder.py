@@ -16,7 +16,7 @@ from datasets.builder import Key
 
 from dataset_builders.corpus import OUT_OF_REGISTER, Corpus, load_corpus
 from dataset_builders.fetch import cache_dir
-from dataset_builders.indexing import AddressableConfig
+from dataset_builders.indexing import AddressableConfig, check_integer
 from dataset_builders.interleave_curriculum.problems import GENERATOR_VERSION, InterleaveProblems
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
 from dataset_builders.prompts import PROMPT_VERSION
@@ -53,10 +53,8 @@ class InterleaveCurriculumConfig(AddressableConfig):
 
     def check(self) -> None:
         """Raise ValueError for a fragment length or sizes that make no sense."""
-        if self.n_words < 1:
-            raise ValueError(f"n_words must be >= 1, got {self.n_words}")
-        if self.out_of_register_size < 0:
-            raise ValueError(f"out_of_register_size must be >= 0, got {self.out_of_register_size}")
+        check_integer("n_words", self.n_words, minimum=1)
+        check_integer("out_of_register_size", self.out_of_register_size, minimum=0)
         super().check()
 
 

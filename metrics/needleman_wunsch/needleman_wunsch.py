@@ -4,7 +4,7 @@ import datasets
 import evaluate
 
 # evaluate copies only the sibling modules this script imports at top level: import both.
-from .nw_alignment import Scoring, nw_alignment, nw_scores
+from .nw_alignment import Scoring, nw_alignment, nw_scores, split_words
 from .nw_kernels import available_backends
 
 _DESCRIPTION = """
@@ -12,8 +12,9 @@ Normalized Needleman-Wunsch word alignment. Both texts are split on whitespace a
 globally with linear gaps (match +1, mismatch -1, gap -1 by default). The score of a pair is
 max(0, S) / len(reference), S the optimal alignment score: 1.0 exactly when the prediction equals
 the reference, 0.0 for an empty prediction; an empty reference scores 1.0 against an empty
-prediction and 0.0 otherwise. Unlike WER it rewards order-preserving overlap and punishes missing
-and extra words alike, which makes it a good score for word-by-word interleaving of two texts.
+prediction and 0.0 otherwise. Texts are compared in Unicode NFC. Unlike WER it rewards
+order-preserving overlap and punishes missing and extra words alike, which makes it a good score
+for word-by-word interleaving of two texts.
 """
 
 _KWARGS_DESCRIPTION = """
@@ -23,10 +24,11 @@ Args:
     lowercase: bool, default False. Lowercase every word before aligning.
     strip_punctuation: bool, default False. Delete Unicode punctuation (categories P*) from every
         word; words that become empty are dropped.
-    match: score of an aligned pair of equal words, default 1 (scores are normalized by
+    match: score of an aligned pair of equal words, default 1, > 0 (scores are normalized by
         match * len(reference)).
-    mismatch: score of an aligned pair of different words, default -1.
-    gap: score of a word aligned to nothing, default -1.
+    mismatch: score of an aligned pair of different words, default -1, at most match.
+    gap: score of a word aligned to nothing, default -1, at most 0 (finite numbers all three, so
+        that every score lies in [0, 1]).
     return_alignment: bool, default False. Also return, per example, the aligned pairs.
     backend: "auto" (default: the fastest installed of numba, rapidfuzz, numpy, python) or one
         of those names. Every backend gives the same result.
@@ -78,6 +80,23 @@ class NeedlemanWunsch(evaluate.Metric):
             reference_urls=["https://en.wikipedia.org/wiki/Needleman%E2%80%93Wunsch_algorithm"],
         )
 
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Score the predictions against the references (lists of texts); a clear error for bad inputs."""
+        if predictions is None and references is None and self.writer is None:
+            raise ValueError("nothing to score: pass predictions= and references= (lists of texts of equal length), "
+                             "or add them first with add() / add_batch()")
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch of predictions and references, checked before evaluate casts them."""
+        check_inputs(predictions, references)
+        return super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one prediction and its reference, checked before evaluate casts them."""
+        check_inputs([prediction], [reference])
+        return super().add(prediction=prediction, reference=reference, **kwargs)
+
     def _compute(self, predictions, references, lowercase=False, strip_punctuation=False, match=1, mismatch=-1,
                  gap=-1, return_alignment=False, backend="auto"):
         if backend != "auto" and backend not in available_backends("score") + available_backends("traceback"):
@@ -93,3 +112,27 @@ class NeedlemanWunsch(evaluate.Metric):
                 for p, r in zip(predictions, references)
             ]
         return result
+
+
+def check_inputs(predictions, references) -> None:
+    """A clear error, before evaluate casts them, unless both are non-empty lists of the same kind of text:
+    all strings, or all lists of strings (evaluate would turn other values into strings silently)."""
+    kinds = {}
+    for name, texts in (("predictions", predictions), ("references", references)):
+        if texts is None:
+            raise ValueError(f"{name} is None: pass a list of texts (strings, or lists of words)")
+        if isinstance(texts, (str, bytes)) or not hasattr(texts, "__len__"):
+            raise TypeError(f"{name} must be a list of texts, got {type(texts).__name__} (wrap one text in a list)")
+        if len(texts) == 0:
+            raise ValueError(f"{name} is empty: nothing to score")
+        for position, text in enumerate(texts):
+            if not isinstance(text, str):
+                try:
+                    split_words(text)  # a TypeError naming the first word that is not a string
+                except TypeError as error:
+                    raise TypeError(f"{name}[{position}]: {error}") from None
+            kinds.setdefault(isinstance(text, str), (name, position))
+    if len(kinds) > 1:
+        (first, at), (other, other_at) = kinds[True], kinds[False]
+        raise TypeError(f"{first}[{at}] is a string but {other}[{other_at}] is a list of words: give every text as a "
+                        "string, or every text as a list of words")

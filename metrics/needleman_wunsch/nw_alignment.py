@@ -2,6 +2,8 @@
 
 The one implementation behind the `needleman_wunsch` evaluate metric and the GRPO rewards.
 Imports nothing outside this folder (it is copied alone into evaluate's module cache).
+Texts are compared in Unicode NFC: a precomposed ``é`` and ``e`` + combining accent are the same word
+(canonical equivalence only; compatibility forms such as ligatures or full-width letters stay distinct).
 """
 
 from __future__ import annotations
@@ -42,9 +44,28 @@ class _PunctuationDeleter(dict):
 _PUNCTUATION = _PunctuationDeleter()
 
 
+def _nfc(word: str) -> str:
+    return word if word.isascii() else unicodedata.normalize("NFC", word)
+
+
 def split_words(text: Text, *, lowercase: bool = False, strip_punctuation: bool = False) -> list[str]:
-    """Whitespace words of ``text`` (or a list of words), optionally lowercased and without punctuation."""
-    words = text.split() if isinstance(text, str) else [str(w) for w in text]
+    """Whitespace words of ``text`` (or a list of words) in Unicode NFC, optionally lowercased and without
+    punctuation; a TypeError for anything but a string or a list of strings."""
+    if isinstance(text, str):
+        words = _nfc(text).split()
+    else:
+        try:
+            words = list(text)
+        except TypeError:
+            raise TypeError(f"a text is a string or a list of words (strings), got {type(text).__name__}") from None
+        try:
+            joined = "".join(words)  # fails on the first word that is not a string, at C speed
+        except TypeError:
+            position, word = next((i, w) for i, w in enumerate(words) if not isinstance(w, str))
+            raise TypeError(f"word {position} of a word list is {word!r} ({type(word).__name__}), "
+                            "not a string") from None
+        if not joined.isascii():
+            words = [_nfc(w) for w in words]
     if lowercase:
         words = [w.lower() for w in words]
     if strip_punctuation:
@@ -72,8 +93,21 @@ def sequence_scores(pairs: Iterable[tuple[Sequence[Hashable], Sequence[Hashable]
     return alignment_scores([to_ids(a, b) for a, b in pairs], scoring, backend, workers)
 
 
+def check_normalizable(scoring: Scoring) -> None:
+    """A ValueError unless normalized scores of ``scoring`` stay in [0, 1] (match > 0, mismatch <= match, gap <= 0)."""
+    if not scoring.match > 0:
+        raise ValueError(f"match must be > 0 (scores are normalized by match x len(reference)), got {scoring.match}")
+    if scoring.mismatch > scoring.match:
+        raise ValueError(f"mismatch ({scoring.mismatch}) must not exceed match ({scoring.match}): a wrong word would "
+                         "score above a right one, and scores above 1")
+    if scoring.gap > 0:
+        raise ValueError(f"gap must be <= 0, got {scoring.gap}: a positive gap pays for missing and extra words, "
+                         "and scores go above 1")
+
+
 def normalize(score, reference_length: int, prediction_length: int, scoring: Scoring = DEFAULT_SCORING) -> float:
     """max(0, S) / (match * len(reference)); an empty reference scores 1.0 only against an empty prediction."""
+    check_normalizable(scoring)
     if reference_length == 0:
         return 1.0 if prediction_length == 0 else 0.0
     return max(0, score) / (scoring.match * reference_length)
@@ -82,6 +116,7 @@ def normalize(score, reference_length: int, prediction_length: int, scoring: Sco
 def nw_score(prediction: Text, reference: Text, *, scoring: Scoring = DEFAULT_SCORING, lowercase: bool = False,
              strip_punctuation: bool = False, backend: str = "auto") -> float:
     """Normalized NW word alignment score in [0, 1]: 1.0 exactly when the words are equal."""
+    check_normalizable(scoring)
     pred = split_words(prediction, lowercase=lowercase, strip_punctuation=strip_punctuation)
     ref = split_words(reference, lowercase=lowercase, strip_punctuation=strip_punctuation)
     return normalize(sequence_score(pred, ref, scoring, backend), len(ref), len(pred), scoring)
@@ -91,6 +126,7 @@ def nw_scores(predictions: Iterable[Text], references: Iterable[Text], *, scorin
               lowercase: bool = False, strip_punctuation: bool = False, backend: str = "auto",
               workers: int = 1) -> list[float]:
     """``nw_score`` of each (prediction, reference) pair, as one batch (see ``sequence_scores``)."""
+    check_normalizable(scoring)
     words = [(split_words(p, lowercase=lowercase, strip_punctuation=strip_punctuation),
               split_words(r, lowercase=lowercase, strip_punctuation=strip_punctuation))
              for p, r in zip(predictions, references, strict=True)]

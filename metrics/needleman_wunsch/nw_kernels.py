@@ -9,6 +9,8 @@ score for integral scoring parameters; fractional ones run on numpy and Python (
 from __future__ import annotations
 
 import logging
+import math
+import numbers
 import os
 from dataclasses import dataclass
 from functools import cached_property
@@ -32,6 +34,12 @@ class Scoring:
     match: float = 1
     mismatch: float = -1
     gap: float = -1
+
+    def __post_init__(self):
+        for name in ("match", "mismatch", "gap"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+                raise ValueError(f"{name} must be a finite number, got {value!r}")
 
     @cached_property
     def integral(self) -> bool:

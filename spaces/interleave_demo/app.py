@@ -34,6 +34,7 @@ from model_sources import (  # noqa: E402
     parse_adapter_source,
 )
 from request_checks import InputProblem, check_texts, length_note, max_words_per_text  # noqa: E402
+from serving import port_in_use, wait_until_answering  # noqa: E402
 
 from dataset_builders.prompts import interleave_target  # noqa: E402
 from metrics.needleman_wunsch.nw_alignment import normalize, nw_alignment  # noqa: E402
@@ -185,8 +186,9 @@ def build_demo(demo_state: Demo) -> gr.Blocks:
         for box in (text_a, text_b):
             box.change(demo_state.word_counts, [text_a, text_b], counts, queue=False, show_progress="hidden",
                        api_visibility="private")
+        # preprocess=False: the texts reach the checks as sent (gradio's Textbox would turn any value into a string)
         event = run.click(demo_state.interleave, [text_a, text_b, model], [output, target, score, alignment, note],
-                          api_name="interleave", concurrency_limit=1, trigger_mode="once")
+                          api_name="interleave", concurrency_limit=1, trigger_mode="once", preprocess=False)
         stop.click(None, cancels=[event])
         demo.load(demo_state.refresh, None, [model, status], queue=False, api_visibility="private")
     return demo.queue(max_size=QUEUE_SIZE, default_concurrency_limit=1)
@@ -221,11 +223,20 @@ def settings_from(args: argparse.Namespace) -> DemoSettings:
                         max_words=max_words, device=args.device)
 
 
+def port_taken_message(host: str, port: int) -> str:
+    return (f"error: port {port} on {host} is in use (another demo or server?): stop it, or pick another port with "
+            "--port (make space SPACE_PORT=...)")
+
+
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     args = parse_args(argv)
     try:
-        state = Demo(settings_from(args))
+        settings = settings_from(args)
+        if port_in_use(args.host, args.port):  # before the model loads
+            print(port_taken_message(args.host, args.port), file=sys.stderr)
+            return 2
+        state = Demo(settings)
     except (ModelSourceProblem, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -233,7 +244,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"interleave demo: shared code from {SHARED_CODE_ROOT}: "
           f"{sys.modules[interleave_target.__module__].__file__}, "
           f"{sys.modules[nw_alignment.__module__].__file__}", flush=True)
-    build_demo(state).launch(server_name=args.host, server_port=args.port)
+    app = build_demo(state)
+    try:
+        _, local_url, _ = app.launch(server_name=args.host, server_port=args.port, prevent_thread_lock=True)
+    except OSError:  # taken since the check
+        print(port_taken_message(args.host, args.port), file=sys.stderr)
+        return 2
+    url = local_url.rstrip("/")
+    if not wait_until_answering(url + "/"):
+        print(f"error: the demo started but {url} does not answer", file=sys.stderr)
+        app.close()
+        return 1
+    print(f"demo Space: {url}  (Ctrl-C stops it)", flush=True)
+    app.block_thread()
     return 0
 
 

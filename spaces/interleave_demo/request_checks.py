@@ -1,10 +1,13 @@
-"""Checks on a visitor's two texts (empty, whitespace only, too long) and the note on unequal lengths."""
+"""Checks on a visitor's two texts (not text, invalid Unicode, empty, whitespace only, too long) and the note on
+unequal lengths."""
 
 from __future__ import annotations
 
 import os
+import re
 
 DEFAULT_MAX_WORDS = 500
+_SURROGATE = re.compile("[\ud800-\udfff]")  # half of a UTF-16 pair: not a character, cannot be encoded or tokenized
 
 
 class InputProblem(ValueError):
@@ -23,8 +26,14 @@ def max_words_per_text() -> int:
 
 def check_text(name: str, text: str | None, max_words: int) -> list[str]:
     """The words of one text, or an :class:`InputProblem` saying what is wrong with it."""
+    if text is not None and not isinstance(text, str):
+        raise InputProblem(f"{name} must be a string of text, not {type(text).__name__}.")
     if not text:
         raise InputProblem(f"{name} is empty: paste a text (or pick an example).")
+    bad = _SURROGATE.search(text)
+    if bad:
+        raise InputProblem(f"{name} holds an invalid character at position {bad.start():,} (a lone UTF-16 surrogate, "
+                           f"U+{ord(bad.group()):04X}): paste the text again from its source.")
     words = text.split()
     if not words:
         raise InputProblem(f"{name} holds only whitespace: paste some words.")

@@ -1,8 +1,11 @@
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+
+import pytest
 
 from tests.conftest import REPO_ROOT
 
@@ -78,3 +81,38 @@ def test_metric_card_has_the_evaluate_yaml_header():
         assert section in text, section
     assert "launch_gradio_widget" in (METRIC_DIR / "app.py").read_text()
     assert "evaluate" in (METRIC_DIR / "requirements.txt").read_text()
+
+
+@pytest.fixture(scope="module")
+def metric(tmp_path_factory):
+    from metrics.needleman_wunsch.needleman_wunsch import NeedlemanWunsch
+
+    return NeedlemanWunsch(cache_dir=str(tmp_path_factory.mktemp("metric-cache")))
+
+
+@pytest.mark.parametrize("inputs, error, message", [
+    (dict(predictions=None, references=["a"]), ValueError, "predictions is None"),
+    (dict(predictions=[], references=[]), ValueError, "predictions is empty: nothing to score"),
+    (dict(), ValueError, "nothing to score: pass predictions= and references="),
+    (dict(predictions="a b", references="a b"), TypeError, "predictions must be a list of texts, got str"),
+    (dict(predictions=[["a", "b", None]], references=[["a", "b", "c"]]), TypeError,
+     "predictions[0]: word 2 of a word list is None (NoneType), not a string"),
+    (dict(predictions=[["a", "b"]], references=[["a", 1]]), TypeError, "references[0]: word 1 of a word list is 1"),
+    (dict(predictions=["a b", ["a", "b"]], references=["a b", "a b"]), TypeError,
+     "predictions[0] is a string but predictions[1] is a list of words"),
+    (dict(predictions=["a"], references=[None]), TypeError, "references[0]: a text is a string or a list of words"),
+    (dict(predictions=["a b"], references=["a b"], match=0), ValueError, "match must be > 0"),
+    (dict(predictions=["a b"], references=["a c"], match=-1), ValueError, "match must be > 0"),
+    (dict(predictions=["a b"], references=["a c"], gap=float("nan")), ValueError, "gap must be a finite number"),
+])
+def test_bad_inputs_get_one_clear_error(metric, inputs, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        metric.compute(**inputs)
+
+
+def test_word_lists_and_composed_accents_score_as_the_same_words(metric):
+    assert metric.compute(predictions=[["a", "b", "c"]], references=[["a", "b", "c"]])["scores"] == [1.0]
+    assert metric.compute(predictions=["caf\u00e9 au lait"], references=["cafe\u0301 au lait"])["scores"] == [1.0]
+    metric.add(prediction="a b", reference="a b")
+    metric.add_batch(predictions=["a"], references=["b"])
+    assert metric.compute() == {"needleman_wunsch": 0.5, "scores": [1.0, 0.0]}

@@ -1,4 +1,5 @@
 import json
+import re
 import sys
 
 import pytest
@@ -100,3 +101,51 @@ def test_core_imports_nothing_from_the_project():
         text = path.read_text()
         for banned in ("from metrics", "import metrics", "from training", "from dataset_builders", "from tests"):
             assert banned not in text, f"{path.name} imports the project ({banned})"
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.sampled_from(["café", "naïve", "Ångström", "e\u0301", "ñ", "ﬁne", "a"]), max_size=12)
+       .map(" ".join))
+def test_texts_compare_in_nfc(text):
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFD", text)
+    assert nw_score(decomposed, text) == 1.0 and nw_score([*decomposed.split()], text.split()) == 1.0
+    assert split_words(decomposed) == unicodedata.normalize("NFC", text).split()
+    assert nw_alignment(decomposed, text).score == len(text.split())
+
+
+def test_nfc_keeps_compatibility_forms_apart():
+    assert nw_score("caf\u00e9", "cafe\u0301") == 1.0  # canonical equivalents: one word
+    assert nw_score("\ufb01ne", "fine") == 0.0  # a ligature is not folded (that would be NFKC)
+
+
+@pytest.mark.parametrize("scoring, message", [
+    (dict(match=0), "match must be > 0"), (dict(match=-1), "match must be > 0"),
+    (dict(mismatch=2), r"mismatch \(2\) must not exceed match"), (dict(gap=1), "gap must be <= 0"),
+    (dict(gap=float("nan")), "gap must be a finite number, got nan"),
+    (dict(match=float("inf")), "match must be a finite number"),
+    (dict(mismatch="-1"), "mismatch must be a finite number"),
+])
+def test_scorings_whose_scores_would_leave_0_1_are_refused(scoring, message):
+    with pytest.raises(ValueError, match=message):
+        nw_scores(["a b"], ["a c"], scoring=Scoring(**scoring))
+
+
+@settings(max_examples=60, deadline=None)
+@given(texts, texts, st.integers(1, 4), st.integers(-4, 4), st.integers(-4, 0))
+def test_every_accepted_scoring_scores_in_0_1(pred, ref, match, mismatch, gap):
+    if mismatch > match:
+        return
+    assert 0.0 <= nw_score(pred, ref, scoring=Scoring(match, mismatch, gap)) <= 1.0
+
+
+@pytest.mark.parametrize("prediction, message", [
+    (["a", 1], "word 1 of a word list is 1 (int), not a string"),
+    (["a", None, "b"], "word 1 of a word list is None (NoneType)"),
+    (None, "a text is a string or a list of words (strings), got NoneType"),
+    (3.5, "got float"),
+])
+def test_texts_that_are_not_strings_or_word_lists_are_refused(prediction, message):
+    with pytest.raises(TypeError, match=re.escape(message)):
+        nw_score(prediction, "a b")

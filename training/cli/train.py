@@ -55,10 +55,10 @@ def initial_adapter(run_args: RunArguments, task, output_dir: Path) -> Path | No
 
 def resume_checkpoint(run_args: RunArguments, output_dir: Path) -> tuple[Path | None, dict]:
     """(checkpoint to resume from, its marker) or (None, {}); refuses to mix a new run into an old one."""
-    from training.callbacks.checkpoints import COMPLETE_MARKER, latest_complete_checkpoint, list_checkpoints
+    from training.callbacks.checkpoints import COMPLETE_MARKER, latest_resumable_checkpoint, list_checkpoints
 
     if run_args.resume:
-        checkpoint = latest_complete_checkpoint(output_dir)
+        checkpoint = latest_resumable_checkpoint(output_dir, report)
         if checkpoint is None:
             raise RecipeError(f"nothing to resume: {output_dir} has no complete checkpoint")
         return checkpoint, json.loads((checkpoint / COMPLETE_MARKER).read_text())
@@ -156,11 +156,14 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     from training.callbacks.collapse_guard import CollapseGuard
     from training.callbacks.nonfinite_guard import SkipNonFiniteGradients
     from training.callbacks.run_metrics import MetricsFile
+    from training.core.run_lock import hold_run_lock
     from training.core.run_task import task_for
+    from training.core.tracking_run import name_tracking_run
     from training.trainer.grpo_trainer import ObservedGRPOTrainer
     from training.trainer.rollout_observers import CompletionLogObserver, SampleOutputs
 
     output_dir = Path(grpo_args.output_dir)
+    hold_run_lock(output_dir)  # one run per folder: a second one stops here, naming the first's pid
     run_name = grpo_args.run_name or output_dir.name
     grpo_args.run_name = run_name
     results_dir = Path(run_args.results_dir or output_dir / "results")  # ad hoc, under the ignored runs/
@@ -168,6 +171,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     task = task_for(run_args)
     settle_grpo_flags(run_args, grpo_args, task)
     checkpoint, marker = resume_checkpoint(run_args, output_dir)
+    name_tracking_run(grpo_args, output_dir, run_args.resume)  # trackio: a fresh run never continues an older record
     adapter = initial_adapter(run_args, task, output_dir)
     prepare_hub_push(grpo_args, task.name)
     model, tokenizer, peft_config = load_policy(model_args, adapter, grpo_args.bf16)

@@ -97,9 +97,11 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     from training.callbacks.nonfinite_guard import SkipNonFiniteGradients
     from training.callbacks.run_metrics import MetricsFile, read_metrics
     from training.core.reporting import report
+    from training.core.run_lock import hold_run_lock
     from training.core.runs import adapter_folder, device_name, load_policy
 
     output_dir = Path(sft_args.output_dir)
+    hold_run_lock(output_dir)  # one run per folder: a second one stops here, naming the first's pid
     run_name = sft_args.run_name or output_dir.name
     results_dir = Path(args.results_dir or output_dir / "results")  # ad hoc, under the ignored runs/
     words = parse_words(args.words)

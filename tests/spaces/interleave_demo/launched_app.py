@@ -43,8 +43,8 @@ class LaunchedApp:
 
 
 def launch(cmd: list[str], cwd: Path, env: dict | None = None, timeout: float = 180) -> LaunchedApp:
-    """Start ``cmd`` (in its own process group; ``env`` replaces the environment) and wait for gradio's
-    'Running on local URL' line; fail with its output if it never comes."""
+    """Start ``cmd`` (in its own process group; ``env`` replaces the environment) and wait for the app's
+    'demo Space: URL' line (printed once the server answers); fail with its output if it never comes."""
     process = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                env={**(os.environ if env is None else env), "PYTHONUNBUFFERED": "1"},
                                start_new_session=True)
@@ -55,7 +55,7 @@ def launch(cmd: list[str], cwd: Path, env: dict | None = None, timeout: float = 
     def read():
         for line in process.stdout:
             app.lines.append(line)
-            found = re.search(r"Running on local URL:\s+(http://\S+)", line)
+            found = re.match(r"demo Space: (http://\S+)", line)  # printed once the server answers
             if found:
                 app.url = found.group(1).rstrip("/")
                 app.ready_seconds = time.monotonic() - started

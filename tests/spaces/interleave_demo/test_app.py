@@ -106,6 +106,27 @@ def test_bad_inputs_get_the_message_not_a_traceback(client, standalone_app, text
     assert "Traceback" not in standalone_app.log
 
 
+def test_invalid_unicode_and_non_text_get_the_message_not_a_traceback(client, standalone_app):
+    """A lone surrogate (valid JSON, not a character) over the raw API, and values that are not text."""
+    import json
+
+    from gradio_client.exceptions import AppError
+
+    request = urllib.request.Request(standalone_app.url + "/gradio_api/call/interleave", headers={
+        "Content-Type": "application/json"}, data=json.dumps({"data": ["one \ud800 two", TEXT_B, "base"]}).encode())
+    with urllib.request.urlopen(request, timeout=30) as response:
+        event = json.loads(response.read())["event_id"]
+    with urllib.request.urlopen(f"{standalone_app.url}/gradio_api/call/interleave/{event}", timeout=60) as response:
+        stream = response.read().decode()
+    assert "event: error" in stream and ("Text A holds an invalid character at position 4 (a lone UTF-16 surrogate, "
+                                         "U+D800)") in stream
+    for value, kind in ((123, "int"), (["a", "b"], "list")):
+        with pytest.raises(AppError) as error:
+            client.predict(TEXT_A, value, "base", api_name="/interleave")
+        assert str(error.value) == f"Text B must be a string of text, not {kind}."
+    assert "Traceback" not in standalone_app.log
+
+
 def test_adapters_switch_on_one_base_model(client):
     outputs = [client.predict(TEXT_A, TEXT_B, choice, api_name="/interleave")[0]
                for choice in ("base", "stage-1", "stage-2", "base", "stage-1")]

@@ -2,6 +2,8 @@
 
 import pytest
 
+from .launched_app import free_port
+
 
 @pytest.fixture(scope="module")
 def app():
@@ -18,7 +20,7 @@ def app():
 ])
 def test_bad_settings_stop_with_a_message(app, capsys, monkeypatch, args, message):
     monkeypatch.setattr(app, "build_demo", lambda state: pytest.fail("the app started despite bad settings"))
-    assert app.main(args) == 2
+    assert app.main([*args, "--port", str(free_port())]) == 2  # a free port: the settings are what fails
     err = capsys.readouterr().err
     assert err.startswith("error: ") and message in err and "Traceback" not in err
 
@@ -38,6 +40,6 @@ def test_status_and_choices_without_and_with_adapters(app, tiny_model_dir, tiny_
 
 def test_a_folder_that_is_no_model_is_named(app, capsys, monkeypatch, tmp_path):
     monkeypatch.setattr(app, "build_demo", lambda state: pytest.fail("the app started despite bad settings"))
-    assert app.main(["--base-model", str(tmp_path)]) == 2
+    assert app.main(["--base-model", str(tmp_path), "--port", str(free_port())]) == 2
     err = capsys.readouterr().err
     assert f"could not load the base model '{tmp_path}'" in err and "config.json" in err

@@ -43,3 +43,15 @@ def test_length_note_says_how_unequal_texts_interleave():
                                                  "last 3 words of Text B follow on their own (7 words in all).")
     assert length_note(["a"] * 4, ["b"] * 3) == ("Text A has 4 words, Text B 3: they alternate for 3 pairs, then the "
                                                  "last word of Text A follows on its own (7 words in all).")
+
+
+@pytest.mark.parametrize(("text_a", "message"), [
+    (123, "Text A must be a string of text, not int."),
+    (["a", "b"], "Text A must be a string of text, not list."),
+    ("one \ud800 two", "Text A holds an invalid character at position 4 (a lone UTF-16 surrogate, U+D800): "
+                       "paste the text again from its source."),
+])
+def test_non_text_and_invalid_unicode_are_refused_by_name(text_a, message):
+    with pytest.raises(InputProblem) as problem:
+        check_texts(text_a, "b", 5)
+    assert str(problem.value) == message

@@ -1,6 +1,7 @@
 import json
 from types import SimpleNamespace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from transformers import TrainerControl
@@ -8,7 +9,9 @@ from transformers import TrainerControl
 from training.callbacks.checkpoints import (
     COMPLETE_MARKER,
     CheckpointRetention,
+    checkpoint_problem,
     latest_complete_checkpoint,
+    latest_resumable_checkpoint,
     list_checkpoints,
     prune_checkpoints,
 )
@@ -86,3 +89,96 @@ def test_callback_saves_on_a_new_best_reward_above_threshold_and_marks_checkpoin
     again = CheckpointRetention(threshold=0.3, report=lines.append)
     again.on_train_begin(args, state, TrainerControl())
     assert (again.best_reward, again.best_step) == (0.5, 4)
+
+
+def _real_checkpoint(run_dir, step):
+    """The files a Trainer save leaves (adapter, optimizer, scheduler, RNG, state, args), then the marker."""
+    import torch
+    from safetensors.torch import save_file
+
+    folder = run_dir / f"checkpoint-{step}"
+    folder.mkdir(parents=True)
+    save_file({"lora_A": torch.randn(8, 64), "lora_B": torch.zeros(64, 8)}, folder / "adapter_model.safetensors")
+    (folder / "adapter_config.json").write_text(json.dumps({"r": 8}))
+    torch.save({"state": {0: {"exp_avg": torch.randn(64, 8)}}, "param_groups": [{"lr": 1e-4}]}, folder / "optimizer.pt")
+    torch.save({"last_epoch": step}, folder / "scheduler.pt")
+    torch.save({"python": (3, tuple(range(10)), None), "cpu": torch.zeros(16, dtype=torch.uint8)},
+               folder / "rng_state.pth")
+    torch.save({"output_dir": str(run_dir)}, folder / "training_args.bin")
+    (folder / "trainer_state.json").write_text(json.dumps({"global_step": step, "log_history": [{"reward": 0.1}] * 5}))
+    (folder / COMPLETE_MARKER).write_text(json.dumps({"step": step, "reward": 0.1}))
+    return folder
+
+
+def _truncate(path, keep=0.5):
+    path.write_bytes(path.read_bytes()[: int(path.stat().st_size * keep)])
+
+
+@pytest.mark.parametrize("damage, bad_file", [
+    (lambda f: _truncate(f / "adapter_model.safetensors"), "adapter_model.safetensors"),
+    (lambda f: _truncate(f / "adapter_model.safetensors", 0.995), "adapter_model.safetensors"),
+    (lambda f: _truncate(f / "optimizer.pt"), "optimizer.pt"),
+    (lambda f: _truncate(f / "optimizer.pt", 0.98), "optimizer.pt"),
+    (lambda f: _truncate(f / "trainer_state.json"), "trainer_state.json"),
+    (lambda f: (f / "rng_state.pth").write_bytes(b""), "rng_state.pth"),
+    (lambda f: (f / "trainer_state.json").unlink(), "trainer_state.json"),
+    (lambda f: (f / "trainer_state.json").write_text(json.dumps({"global_step": 2})), "trainer_state.json"),
+])
+def test_resume_names_the_damaged_file_and_falls_back_to_the_checkpoint_before(tmp_path, damage, bad_file):
+    for step in (2, 4, 6):
+        _real_checkpoint(tmp_path, step)
+    assert checkpoint_problem(tmp_path / "checkpoint-6") is None
+    damage(tmp_path / "checkpoint-6")
+    lines = []
+    assert latest_resumable_checkpoint(tmp_path, report=lines.append) == tmp_path / "checkpoint-4"
+    assert len(lines) == 1 and lines[0].startswith("cannot resume checkpoint-6: ")
+    assert f"checkpoint-6/{bad_file}" in lines[0] and "falling back to the checkpoint before it" in lines[0]
+    assert (tmp_path / "checkpoint-6").is_dir()  # choosing is read-only; the resumed run moves it aside
+
+
+def test_no_resumable_checkpoint_when_every_one_is_damaged(tmp_path):
+    for step in (2, 4):
+        _truncate(_real_checkpoint(tmp_path, step) / "scheduler.pt")
+    lines = []
+    assert latest_resumable_checkpoint(tmp_path, report=lines.append) is None
+    assert [line.split(":")[0] for line in lines] == ["cannot resume checkpoint-4", "cannot resume checkpoint-2"]
+
+
+def test_the_resumed_run_moves_damaged_newer_checkpoints_aside(tmp_path):
+    for step in (2, 4):
+        _real_checkpoint(tmp_path, step)
+    _truncate(tmp_path / "checkpoint-4" / "optimizer.pt")
+    lines = []
+    callback = CheckpointRetention(report=lines.append)
+    state = SimpleNamespace(global_step=2, is_world_process_zero=True)  # resumed from checkpoint-2
+    callback.on_train_begin(SimpleNamespace(output_dir=str(tmp_path)), state, TrainerControl())
+    assert lines == ["moved the damaged checkpoint-4 aside to checkpoint-4.damaged (resumed at step 2)"]
+    assert [c.step for c in list_checkpoints(tmp_path)] == [2] and (tmp_path / "checkpoint-4.damaged").is_dir()
+
+
+def test_checkpoint_files_are_flushed_before_the_marker_is_written(tmp_path, monkeypatch):
+    import os
+
+    import training.callbacks.checkpoints as checkpoints
+
+    folder = tmp_path / "checkpoint-1"
+    folder.mkdir()
+    (folder / "adapter_model.safetensors").write_bytes(b"weights")
+    (folder / "optimizer.pt").write_bytes(b"state")
+    events = []
+    real_fsync, real_rename = os.fsync, os.rename
+
+    def fsync(descriptor):
+        events.append(("fsync", os.readlink(f"/proc/self/fd/{descriptor}")))
+        return real_fsync(descriptor)
+
+    monkeypatch.setattr(checkpoints.os, "fsync", fsync)
+    monkeypatch.setattr(checkpoints.Path, "rename", lambda self, target: (events.append(("marker", str(target))),
+                                                                          real_rename(self, target))[1])
+    callback = CheckpointRetention(report=lambda line: None)
+    state = SimpleNamespace(global_step=1, is_world_process_zero=True)
+    callback.on_save(SimpleNamespace(output_dir=str(tmp_path)), state, TrainerControl())
+    marker_at = events.index(("marker", str(folder / COMPLETE_MARKER)))
+    flushed = {path for kind, path in events[:marker_at] if kind == "fsync"}
+    assert {str(folder / "adapter_model.safetensors"), str(folder / "optimizer.pt"), str(folder)} <= flushed
+    assert str(folder / (COMPLETE_MARKER + ".tmp")) in flushed

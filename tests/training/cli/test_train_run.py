@@ -15,7 +15,7 @@ from safetensors.torch import load_file
 
 from tests.conftest import REPO_ROOT, run_cli
 from training.callbacks.completion_log import read_completion_log
-from training.callbacks.run_metrics import read_metrics
+from training.callbacks.run_metrics import read_metric_lines, read_metrics
 
 TINY_RUN = ["--config", "training/recipes/stage-1.yaml", "--model", "tiny-random-llama",
             "--per_device_train_batch_size", "4", "--num_generations", "2", "--report_to", "none",
@@ -110,12 +110,32 @@ def test_kill_9_then_resume_matches_an_uninterrupted_run(tiny_model_dir, tmp_pat
                                                                                                    "killed")]
     assert summaries[0]["data_position"] == summaries[1]["data_position"] == 8
     assert summaries[0]["resample_position"] == summaries[1]["resample_position"]
+    # metrics: one record per step, and the training time of both segments (not only the resumed one)
+    assert [r["global_step"] for r in read_metrics(killed / "run" / "metrics.jsonl")] == [1, 2, 3, 4]
+    assert summaries[1]["steps_logged"] == 4
+    first_segment = read_metric_lines(killed / "run" / "metrics.jsonl")[1]  # step 2, before the kill
+    assert summaries[1]["wall_seconds"] > first_segment["run_seconds"] + summaries[1]["step_time_mean"]
 
     # the completions of steps 3-4: a resumed log first repeats what the kill cut short, then the rest
     straight_log = [r for r in read_completion_log(tmp_path / "straight" / "run" / "completions.jsonl.gz")
                     if r["step"] >= 3]
     resumed_log = [r for r in read_completion_log(killed / "run" / "completions.jsonl.gz") if r["step"] >= 3]
     assert [r["completion"] for r in straight_log] == [r["completion"] for r in resumed_log[-len(straight_log):]]
+
+
+def test_resume_passes_over_a_damaged_latest_checkpoint_naming_its_bad_file(tiny_model_dir, tmp_path):
+    first = run_cli(*train_args(tmp_path, "--max_steps", "4", "--save_steps", "2"))
+    assert first.returncode == 0, first.stderr[-3000:]
+    optimizer = tmp_path / "run" / "checkpoint-4" / "optimizer.pt"
+    optimizer.write_bytes(optimizer.read_bytes()[: optimizer.stat().st_size // 2])  # a save cut short by a full disk
+    resumed = run_cli(*train_args(tmp_path, "--max_steps", "6", "--save_steps", "2", "--resume", "true"))
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert f"cannot resume checkpoint-4: {optimizer} is damaged" in resumed.stdout
+    assert "resuming checkpoint-2 at problem 4" in resumed.stdout
+    assert "moved the damaged checkpoint-4 aside to checkpoint-4.damaged" in resumed.stdout
+    assert (tmp_path / "run" / "checkpoint-4.damaged" / "optimizer.pt").is_file()
+    assert (tmp_path / "run" / "checkpoint-6" / "checkpoint_complete.json").is_file()
+    assert [r["global_step"] for r in read_metrics(tmp_path / "run" / "metrics.jsonl")] == list(range(1, 7))
 
 
 def test_collapse_guard_stops_a_run_whose_generations_are_all_identical(tiny_model_dir, tmp_path):
