@@ -175,6 +175,6 @@ browser:  ## install Debian chromium for the browser test when missing (apt-get,
 ADAPTER ?=
 STAGES ?= 1-6
 EVAL_ARGS ?=
-eval: $(STAMP)  ## greedy scores on the test splits, base model vs ADAPTER: eval.json/.md/.png in results/eval/<name>/
+eval: $(STAMP)  ## greedy scores on the test splits, base model vs ADAPTER: eval.json/.md/.png in runs/eval/<name>/
 	@$(PY) -m training.cli.evaluate $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) \
 	  $(if $(ADAPTER),--adapter $(ADAPTER)) --stages "$(STAGES)" $(EVAL_ARGS)
