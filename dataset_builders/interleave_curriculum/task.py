@@ -8,6 +8,7 @@ from functools import cached_property
 import datasets
 
 from dataset_builders.completion_budget import tokens_per_word
+from dataset_builders.corpus.passages import ALL_SPLITS
 from dataset_builders.interleave_curriculum.builder import config_name_for
 from dataset_builders.interleave_curriculum.problems import InterleaveProblems
 from dataset_builders.interleave_curriculum.rewards import INTERLEAVE_REWARD_WEIGHTS, INTERLEAVE_REWARDS
@@ -37,6 +38,7 @@ class InterleaveTask(Task):
     score_label = "NW"
     description = "Interleaving two texts"
     dataset_folder = DATASET_FOLDER
+    held_out_splits = tuple(split for split in ALL_SPLITS if split != "train")  # out_of_register too
 
     def __init__(self, name: str, n_words: int, seed: int = 0):
         super().__init__(seed)
@@ -67,6 +69,10 @@ class InterleaveTask(Task):
         from dataset_builders.corpus import load_corpus
 
         return InterleaveProblems(load_corpus(), split, self.words, self.seed)[index]
+
+    def stream_lengths(self, row: dict) -> tuple[int, int]:
+        """The words of Text A and of Text B: the target alternates between them while both last."""
+        return len(row["text_a"].split()), len(row["text_b"].split())
 
     def expected_tokens(self, tokenizer) -> float:
         """Two fragments of ``n_words`` words at the tokenizer's mean tokens per word of corpus prose."""
