@@ -62,3 +62,65 @@ def test_make_eval_without_an_adapter_folder_says_what_to_do(tmp_path):
     proc = subprocess.run(["make", "--no-print-directory", "eval", f"ADAPTER={tmp_path}/missing"], cwd=REPO_ROOT,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2 and "make train-stage" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def _other_base_model(tiny_model_dir, folder):
+    """A model of another shape (hidden size 32, not 64) with the same tokenizer: an adapter of the tiny model does not
+    fit it."""
+    from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
+    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=1,
+                         num_attention_heads=2, num_key_value_heads=1, head_dim=16, tie_word_embeddings=True,
+                         eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id)
+    LlamaForCausalLM(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def test_n_zero_says_what_is_wrong(capsys):
+    """It said `Bad split: test` (a traceback from the dataset builder, after loading the model)."""
+    from training.cli.evaluate import main
+
+    with pytest.raises(SystemExit) as failure:
+        main(["--model", "tiny-random-llama", "--stages", "1", "--n", "0"])
+    assert failure.value.code == 2 and "--n must be at least 1" in capsys.readouterr().err
+
+
+def test_an_unavailable_model_gets_a_message_not_a_traceback(tmp_path, capsys):
+    from training.cli.evaluate import main
+
+    assert main(["--model", str(tmp_path), "--stages", "1", "--arithmetic", "false", "--n", "1",
+                 "--out", str(tmp_path / "eval")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "not a model folder" in err
+
+
+def test_an_adapter_of_another_base_model_fails_before_the_baseline_is_scored(tiny_model_dir, tmp_path, capsys):
+    """The baseline was scored first (minutes on a GPU), then loading the adapter failed with a size mismatch."""
+    from training.cli.evaluate import main
+
+    adapter = _adapter(tiny_model_dir, tmp_path / "runs" / "stage-1" / "final")
+    other = _other_base_model(tiny_model_dir, tmp_path / "other-model")
+    code = main(["--model", str(other), "--adapter", str(adapter), "--baseline", "true", "--stages", "1",
+                 "--arithmetic", "false", "--n", "1", "--out", str(tmp_path / "eval")])
+    captured = capsys.readouterr()
+    assert code == 2 and "does not fit the model" in captured.err and "tiny-random-llama" in captured.err
+    assert "baseline stage-1" not in captured.out + captured.err and not (tmp_path / "eval").exists()
+
+
+def test_cpu_defaults_are_small_and_said(tmp_path):
+    """On CPU the defaults were the GPU's (6 stages x 256 problems, base model and adapter: hours)."""
+    from argparse import Namespace
+
+    from training.cli.evaluate import CPU_PROBLEMS, GPU_PROBLEMS, device_defaults
+
+    args = Namespace(n=None, baseline=None, adapter="runs/stage-1/final")
+    notes = device_defaults(args, cuda=False)
+    assert (args.n, args.baseline) == (CPU_PROBLEMS, "false") and CPU_PROBLEMS <= 16
+    assert len(notes) == 2 and all(note.startswith("CPU defaults") for note in notes)
+    assert "--baseline true" in notes[1] and f"--n {GPU_PROBLEMS}" in notes[0]
+    args = Namespace(n=None, baseline=None, adapter="runs/stage-1/final")
+    assert device_defaults(args, cuda=True) == [] and (args.n, args.baseline) == (GPU_PROBLEMS, "true")
+    args = Namespace(n=3, baseline="true", adapter="runs/stage-1/final")  # what the user gives stays
+    assert device_defaults(args, cuda=False) == [] and (args.n, args.baseline) == (3, "true")
