@@ -43,6 +43,11 @@ class UserTextError(ValueError):
     """Input that cannot make problems; the message names the file, line or column and what is wrong."""
 
 
+def _stage_name(n_words: int) -> str:
+    """``stage 2`` for a curriculum stage's length, else ``25 words per text``."""
+    return f"stage {stage_of(n_words)}" if stage_of(n_words) else f"{n_words} words per text"
+
+
 def decode_text(data: bytes, where: str) -> str:
     """``data`` as text (UTF-8, else Latin-1); a UserTextError for binary data or an empty or blank text."""
     nul = data.find(b"\x00")
@@ -98,7 +103,7 @@ class UserTexts:
                 words = len(text.split())
                 if words < n_words:
                     raise UserTextError(
-                        f"{pair.where}: {column} has {words} words, stage {stage_of(n_words) or n_words} needs "
+                        f"{pair.where}: {column} has {words} words, {_stage_name(n_words)} needs "
                         f"{n_words} (each text is cut to the stage's words): choose STAGES whose words fit, or "
                         "give longer texts")
             text_a = " ".join(pair.text_a.split()[:n_words])
@@ -115,14 +120,14 @@ class UserTexts:
             longest = ", ".join(f"{p.id} ({p.n_words} words)"
                                 for p in sorted(passages, key=lambda p: -p.n_words)[:3])
             raise UserTextError(
-                f"{self.source}: stage {stage_of(n_words) or n_words} needs two texts of at least {n_words} words "
+                f"{self.source}: {_stage_name(n_words)} needs two texts of at least {n_words} words "
                 f"(a fragment starts at a sentence start; text A and text B come from different texts); "
                 f"{len(long_enough)} of {len(passages)} are that long (longest: {longest}): choose STAGES whose "
                 "words fit, or give longer texts")
         permutation = KeyedPermutation(pairs.n_pairs, f"user-texts/v1/seed={seed}/n_words={n_words}")
         if n > pairs.n_pairs:
-            logger.warning("%s: only %d distinct pairs of %d-word fragments; stage %s gets %d problems, not %d",
-                           self.source, pairs.n_pairs, n_words, stage_of(n_words) or n_words, pairs.n_pairs, n)
+            logger.warning("%s: only %d distinct pairs of %d-word fragments; %s gets %d problems, not %d",
+                           self.source, pairs.n_pairs, n_words, _stage_name(n_words), pairs.n_pairs, n)
         rows = []
         for index in range(min(n, pairs.n_pairs)):
             fragment_a, fragment_b = pairs.pair(permutation(index))
