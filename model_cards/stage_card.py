@@ -81,8 +81,9 @@ def _rewards(summary: dict) -> str:
 
 def _limitations(summary: dict, stage: int, words: int, evaluated: bool, base_model_note: str | None) -> list[str]:
     lines = [f"Trained on stage {stage} only ({words} words per text); longer texts are the later stages' work.",
-             "Texts are public-domain English prose (US State of the Union addresses, Gutenberg novels); other "
-             "genres and languages are untested.",
+             "Texts are English, from the curriculum's corpus (the dataset card lists its registers and their "
+             "shares). Out-of-register scores, where the results show them, measure a register held out of "
+             "training; other languages are untested.",
              "A word is a whitespace token: punctuation attached to a word is part of it."]
     if base_model_note:
         lines.append(base_model_note)
