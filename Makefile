@@ -171,10 +171,12 @@ browser:  ## install Debian chromium for the browser test when missing (apt-get,
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; } \
 	  || echo "warning: could not install chromium (not root, or no apt-get); the browser test will fail: install Debian chromium or set CHROMIUM=..."; }
 
-# make eval [MODEL=...] [ADAPTER=runs/stage-1/final] [STAGES=1-6] [EVAL_ARGS="--n 256 --arithmetic false"]
+# make eval [MODEL=...] [ADAPTER=runs/stage-1/final] [STAGES=1-6] [DATA=texts/] [EVAL_ARGS="--n 256 --arithmetic false"]
+# DATA: a folder of .txt files, a .jsonl of text_a/text_b pairs, a dataset folder or a Hub dataset id (owner/name[:config]).
 ADAPTER ?=
 STAGES ?= 1-6
+DATA ?=
 EVAL_ARGS ?=
-eval: $(STAMP)  ## greedy scores on the test splits, base model vs ADAPTER: eval.json/.md/.png in runs/eval/<name>/
+eval: $(STAMP)  ## greedy scores on test and out_of_register (or DATA=...), base model vs ADAPTER, slips: runs/eval/<name>/
 	@$(PY) -m training.cli.evaluate $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) \
-	  $(if $(ADAPTER),--adapter $(ADAPTER)) --stages "$(STAGES)" $(EVAL_ARGS)
+	  $(if $(ADAPTER),--adapter $(ADAPTER)) --stages "$(STAGES)" $(if $(DATA),--data "$(DATA)") $(EVAL_ARGS)

@@ -1,6 +1,7 @@
 """make eval: stage parsing, a base vs adapter run through make, and the message for a missing adapter."""
 
 import json
+import os
 import subprocess
 
 import pytest
@@ -29,33 +30,115 @@ def _adapter(tiny_model_dir, folder):
     return folder
 
 
-def test_make_eval_scores_base_and_adapter(tiny_model_dir, tmp_path):
+def _make_eval(*variables: str, env: dict | None = None, timeout: int = 600) -> subprocess.CompletedProcess:
+    return subprocess.run(["make", "--no-print-directory", "eval", "MODEL=tiny-random-llama", *variables],
+                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})})
+
+
+def _records(out) -> list[dict]:
+    return [json.loads(line) for line in (out / "problems.jsonl").read_text().splitlines()]
+
+
+def test_make_eval_scores_base_and_adapter_in_and_out_of_register(tiny_model_dir, tmp_path):
     adapter = _adapter(tiny_model_dir, tmp_path / "runs" / "stage-1" / "final")
     out = tmp_path / "eval"
-    proc = subprocess.run(["make", "--no-print-directory", "eval", "MODEL=tiny-random-llama", f"ADAPTER={adapter}",
-                           "STAGES=1", f"EVAL_ARGS=--n 4 --batch_size 4 --samples 1 --out {out}"],
-                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+    proc = _make_eval(f"ADAPTER={adapter}", "STAGES=1",
+                      f"EVAL_ARGS=--n 4 --batch_size 4 --samples 1 --baseline true --out {out}")
     assert proc.returncode == 0, proc.stderr[-3000:]
     results = EvalResults.load(out / "eval.json")
-    assert {(r.label, r.task) for r in results.rows} == {(label, task) for label in ("baseline", "trained")
-                                                          for task in ("stage-1", "arithmetic")}
-    assert all(r.n == 4 and r.split == "test" for r in results.rows)
+    sets = {("stage-1", "test"), ("stage-1", "out_of_register"), ("arithmetic", "test")}  # no held-out arithmetic
+    assert {(r.label, r.task, r.split) for r in results.rows} == {(label, *s) for label in ("baseline", "trained")
+                                                                  for s in sets}
+    assert all(r.n == 4 for r in results.rows) and results.data is None
     assert results.adapter == str(adapter) and results.device == "cpu"
-    assert "| stage-1 | 10 | 4 |" in (out / "eval.md").read_text()
-    assert (out / "eval.png").stat().st_size > 10_000
-    samples = (out / "samples.md").read_text()  # one problem per task and label, with the reference it is scored on
-    assert samples.count("## stage-1, ") == 2 and samples.count("## arithmetic, ") == 2
+    table = (out / "eval.md").read_text()
+    assert table.index("## test split") < table.index("## out_of_register split") < \
+        table.index("## In register vs out of register") < table.index("## Slips")
+    assert table.count("| stage-1 | 10 | 4 |") == 2 and "| trained | out_of_register | stage-1 | 4 |" in table
+    assert (out / "eval.png").stat().st_size > 10_000 and (out / "slips.png").stat().st_size > 10_000
+    samples = (out / "samples.md").read_text()  # one problem per task, split and label, with its reference
+    assert samples.count("## stage-1, ") == 4 and samples.count("## arithmetic, ") == 2
     test_problem = curriculum_dataset("test", stage=1, size=1)[0]
-    assert test_problem["target"] in samples and "Text A:" in samples and ", NW " in samples
-    assert ", partial credit " in samples  # each task names its own score
-    records = [json.loads(line) for line in (out / "problems.jsonl").read_text().splitlines()]
-    assert len(records) == 2 * 2 * 4 and {r["index"] for r in records} == {0, 1, 2, 3}
-    by_row = {(r.label, r.task): r for r in results.rows}
-    for (label, task), row in by_row.items():  # the per-problem records average to the table's numbers
-        mine = [r for r in records if r["label"] == label and r["task"] == task]
+    held_out_problem = curriculum_dataset("out_of_register", stage=1, size=1)[0]
+    assert test_problem["target"] in samples and held_out_problem["target"] in samples
+    assert "Text A:" in samples and ", NW " in samples and ", partial credit " in samples
+    records = _records(out)
+    assert len(records) == 2 * 3 * 4 and {r["index"] for r in records} == {0, 1, 2, 3}
+    for row in results.rows:  # the per-problem records average to the table's numbers
+        mine = [r for r in records if (r["label"], r["task"], r["split"]) == (row.label, row.task, row.split)]
         assert sum(r["exact"] for r in mine) / 4 == row.exact_match
         assert sum(r["score"] for r in mine) / 4 == pytest.approx(row.score, abs=1e-5)
+    held_out = [r for r in records if r["split"] == "out_of_register"]
+    assert {r["register_a"] for r in held_out} == {r["register_b"] for r in held_out} == {"technical"}
+    assert "technical" not in {r.get("register_a") for r in records if r["split"] == "test"}
+    stage = [r for r in records if r["task"] == "stage-1"]
+    assert all(r["first_slip_stream"] in ("A", "B", None) and "repeated_phrase" in r and r["completion_tokens"] > 0
+               for r in stage)
+    assert all(r["hit_token_limit"] == (not r["ended"]) for r in records)
     assert all("completion" not in r for r in records)  # texts only with --completions
+    diagnostics = json.loads((out / "diagnostics.json").read_text())
+    groups = {(g["label"], g["split"], g["task"]): g for g in diagnostics["groups"]}
+    assert set(groups) == {(r.label, r.split, r.task) for r in results.rows}
+    slipped = groups[("trained", "out_of_register", "stage-1")]
+    assert slipped["token_limit"]["runs"] == sum(r["hit_token_limit"] for r in held_out if r["label"] == "trained")
+    assert sum(b["words"] for b in slipped["slip_rate_by_position"]) == 4 * 20  # 4 problems x 20 target words
+    assert "first_slip" not in groups[("trained", "test", "arithmetic")]  # no streams to slip
+
+
+def test_make_eval_data_scores_a_folder_of_texts_with_cpu_defaults(tmp_path):
+    """DATA=folder: problems from the user's files; on CPU the defaults (16 problems, no baseline) are said."""
+    from tests.dataset_builders.test_user_texts import SENTENCES
+
+    folder = tmp_path / "my texts"
+    for name, text in SENTENCES.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    out = tmp_path / "eval"
+    proc = _make_eval("STAGES=1", f"DATA={folder}", f"EVAL_ARGS=--batch_size 16 --out {out}")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "CPU defaults: 16 problems per task and split" in proc.stdout
+    results = EvalResults.load(out / "eval.json")
+    assert [(r.task, r.split, r.n, r.label) for r in results.rows] == [("stage-1", "data", 16, "baseline")]
+    assert results.data == {"source": str(folder), "kind": "folder", "texts": 3, "seed": 0}
+    table = (out / "eval.md").read_text()
+    assert f"Data: `{folder}` (folder, 3 texts" in table and "- CPU defaults: 16 problems" in table
+    records = _records(out)
+    assert len(records) == 16 and {r["source_a"].split("@")[0] for r in records} <= set(SENTENCES)
+    assert all(r["source_a"].split("@")[0] != r["source_b"].split("@")[0] for r in records)
+    assert (out / "slips.png").is_file() and (out / "eval.png").is_file()
+
+
+def test_make_eval_data_with_bad_input_says_what_is_wrong(tmp_path):
+    (tmp_path / "pairs.jsonl").write_text('{"text_a": "only a few words", "text_b": "and a few more"}\n')
+    proc = _make_eval("STAGES=1", f"DATA={tmp_path / 'pairs.jsonl'}", f"EVAL_ARGS=--out {tmp_path / 'eval'}")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"error: DATA: {tmp_path / 'pairs.jsonl'} line 1: text_a has 4 words, stage 1 needs 10" in proc.stderr
+
+
+def test_make_eval_data_reads_a_hub_dataset_by_id(tmp_path):
+    """DATA=owner/name through a Hub endpoint: the local hub served by olah, as the publishing tests do."""
+    import datasets
+
+    from publishing.local_hub import LocalHub
+    from publishing.olah_server import LocalHubServer
+    from tests.dataset_builders.test_user_texts import SENTENCES
+
+    repo = tmp_path / "repo"
+    datasets.Dataset.from_dict({"body": list(SENTENCES.values())}).to_parquet(str(repo / "data" / "test.parquet"))
+    (repo / "README.md").write_text("---\nlicense: mit\n---\n")  # olah answers 401 for an absent card, not 404
+    LocalHub(tmp_path / "hub").publish_folder(repo, "alice/my-texts", "dataset")
+    out = tmp_path / "eval"
+    with LocalHubServer(tmp_path / "hub") as server:
+        proc = _make_eval("STAGES=1", "DATA=alice/my-texts",
+                          f"EVAL_ARGS=--data_column body --n 2 --batch_size 2 --out {out}",
+                          env={"HF_ENDPOINT": server.endpoint, "HF_HUB_OFFLINE": "0", "HF_HOME": str(tmp_path / "hf")})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    results = EvalResults.load(out / "eval.json")
+    assert results.data == {"source": "alice/my-texts", "kind": "dataset", "split": "test", "column": "body",
+                            "texts": 3, "seed": 0}
+    assert [(r.split, r.n) for r in results.rows] == [("data", 2)]
+    assert {r["source_a"].split("@")[0] for r in _records(out)} <= {"row 0", "row 1", "row 2"}
 
 
 def test_make_eval_without_an_adapter_folder_says_what_to_do(tmp_path):
