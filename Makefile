@@ -173,10 +173,11 @@ browser:  ## install Debian chromium for the browser test when missing (apt-get,
 
 # make eval [MODEL=...] [ADAPTER=runs/stage-1/final] [STAGES=1-6] [DATA=texts/] [EVAL_ARGS="--n 256 --arithmetic false"]
 # DATA: a folder of .txt files, a .jsonl of text_a/text_b pairs, a dataset folder or a Hub dataset id (owner/name[:config]).
+# STAGES unset: 1-6 on a GPU, 1-3 on CPU (with 8 problems per task and split, and no baseline: minutes, not hours).
 ADAPTER ?=
-STAGES ?= 1-6
 DATA ?=
 EVAL_ARGS ?=
 eval: $(STAMP)  ## greedy scores on test and out_of_register (or DATA=...), base model vs ADAPTER, slips: runs/eval/<name>/
 	@$(PY) -m training.cli.evaluate $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) \
-	  $(if $(ADAPTER),--adapter $(ADAPTER)) --stages "$(STAGES)" $(if $(DATA),--data "$(DATA)") $(EVAL_ARGS)
+	  $(if $(ADAPTER),--adapter $(ADAPTER)) $(if $(filter command line environment,$(origin STAGES)),--stages "$(STAGES)") \
+	  $(if $(DATA),--data "$(DATA)") $(EVAL_ARGS)

@@ -13,9 +13,9 @@ exact match, whether it stopped on an end token, the first slip and its stream, 
 ``diagnostics.json`` and ``slips.png`` (slip rates by position and by tokens per word; ``training.core.
 slip_diagnostics``).
 
-On a GPU the defaults are the full evaluation (256 problems per task and split, base model and adapter). On CPU they
-are small, to finish in minutes: 16 problems per task and split, and the adapter only (``--baseline true`` adds the
-base model). ``--n`` and ``--baseline`` override both.
+On a GPU the defaults are the full evaluation (stages 1-6, 256 problems per task and split, base model and adapter).
+On CPU they are small, to finish in minutes: stages 1-3, 8 problems per task and split, and the adapter only
+(``--baseline true`` adds the base model). ``--stages``, ``--n`` and ``--baseline`` override both.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from pathlib import Path
 
 from model_cards.eval_results import EvalResults
 
-GPU_PROBLEMS, CPU_PROBLEMS = 256, 16
+GPU_PROBLEMS, CPU_PROBLEMS = 256, 8
+GPU_STAGES, CPU_STAGES = "1-6", "1-3"
 DEFAULT_SPLITS = ("test", "out_of_register")
 SPLITS = ("validation", "test", "out_of_register")
 
@@ -61,19 +62,23 @@ def parse_splits(spec: str) -> list[str]:
 
 
 def device_defaults(args: argparse.Namespace, cuda: bool) -> list[str]:
-    """Fill ``--n`` and ``--baseline`` where not given: the full evaluation on a GPU, a small one on CPU. Returns
-    notes that say what was chosen on CPU."""
-    notes = []
+    """Fill ``--stages``, ``--n`` and ``--baseline`` where not given: the full evaluation on a GPU, a small one on
+    CPU (minutes, not hours). Returns notes that say what was chosen on CPU."""
+    chosen = []
+    if args.stages is None:
+        args.stages = GPU_STAGES if cuda else CPU_STAGES
+        chosen += [] if cuda else [f"stages {CPU_STAGES}"]
     if args.n is None:
         args.n = GPU_PROBLEMS if cuda else CPU_PROBLEMS
-        if not cuda:
-            notes.append(f"CPU defaults: {CPU_PROBLEMS} problems per task and split, so that the run takes minutes "
-                         f"(`--n {GPU_PROBLEMS}`, the GPU default, takes hours on CPU)")
+        chosen += [] if cuda else [f"{CPU_PROBLEMS} problems per task and split"]
     if args.baseline is None:
         args.baseline = "true" if cuda else "false"
-        if not cuda and args.adapter:
-            notes.append("CPU defaults: the adapter only; `--baseline true` also scores the base model")
-    return notes
+        chosen += ["the adapter only"] if not cuda and args.adapter else []
+    if not chosen:
+        return []
+    return [f"CPU defaults: {', '.join(chosen)}, so that the run takes minutes, not hours. The full evaluation, the "
+            f"GPU defaults, is STAGES={GPU_STAGES} `--n {GPU_PROBLEMS} --baseline true` (hours on CPU); give any of "
+            "them to choose"]
 
 
 def out_folder(args: argparse.Namespace) -> Path:
@@ -120,7 +125,9 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", default="smollm2-135m-instruct", help="preset, model folder or Hub id")
     parser.add_argument("--adapter", default=None, help="a trained LoRA adapter folder (omit: the base model only)")
-    parser.add_argument("--stages", default="1-6", help="curriculum stages, e.g. 1-6, 1,3 (empty: none)")
+    parser.add_argument("--stages", default=None,
+                        help=f"curriculum stages, e.g. 1-6, 1,3 (empty: none; default: {GPU_STAGES} on a GPU, "
+                             f"{CPU_STAGES} on CPU)")
     parser.add_argument("--arithmetic", default=None, choices=("true", "false"),
                         help="also the arithmetic control (default: true, false with --data)")
     parser.add_argument("--baseline", default=None, choices=("true", "false"),
@@ -153,29 +160,31 @@ def main(argv: list[str] | None = None) -> int:
     if args.batch_size < 1 or args.samples < 0:
         parser.error("--batch_size must be at least 1 and --samples at least 0")
     try:
-        names = [f"stage-{s}" for s in parse_stages(args.stages)] if args.stages.strip() else []
+        if args.stages is not None and args.stages.strip():
+            parse_stages(args.stages)
         splits = parse_splits(args.splits) if args.splits is not None else list(DEFAULT_SPLITS)
     except ValueError as exc:
         parser.error(str(exc))
+    no_stages = args.stages is not None and not args.stages.strip()
     if args.data and args.splits is not None:
         parser.error("--splits and --data exclude each other: --data scores the stages on its own texts")
-    if args.data and not names:
+    if args.data and no_stages:
         parser.error("--data needs stages (--stages / STAGES=...): its texts are cut to each stage's words")
-    names += ["arithmetic"] if (args.arithmetic or ("false" if args.data else "true")) == "true" else []
-    if not names:
+    args.arithmetic = args.arithmetic or ("false" if args.data else "true")
+    if no_stages and args.arithmetic == "false":
         parser.error("nothing to evaluate: give --stages or --arithmetic true")
     if args.adapter and not (Path(args.adapter) / "adapter_config.json").is_file():
         print(f"error: {args.adapter} is not a LoRA adapter folder (no adapter_config.json); train one with "
               "`make train-stage N=...` (it writes runs/stage-N/final)", file=sys.stderr)
         return 2
     try:
-        return run(args, names, splits)
+        return run(args, splits)
     except EvalInputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
 
-def run(args: argparse.Namespace, names: list[str], splits: list[str]) -> int:
+def run(args: argparse.Namespace, splits: list[str]) -> int:
     """Check the input and the model, then score each label and write the files; EvalInputError for bad input."""
     from dataset_builders.interleave_curriculum.user_texts import UserTextError, read_user_texts
 
@@ -192,6 +201,8 @@ def run(args: argparse.Namespace, names: list[str], splits: list[str]) -> int:
     notes = device_defaults(args, cuda)
     for note in notes:
         print(note)
+    names = [f"stage-{s}" for s in parse_stages(args.stages)] if args.stages.strip() else []
+    names += ["arithmetic"] if args.arithmetic == "true" else []
     try:
         sets, more_notes = problem_sets(args, names, splits, args.splits is not None, user_texts)
     except UserTextError as exc:

@@ -87,7 +87,7 @@ def test_make_eval_scores_base_and_adapter_in_and_out_of_register(tiny_model_dir
 
 
 def test_make_eval_data_scores_a_folder_of_texts_with_cpu_defaults(tmp_path):
-    """DATA=folder: problems from the user's files; on CPU the defaults (16 problems, no baseline) are said."""
+    """DATA=folder: problems from the user's files; on CPU the defaults (8 problems) are said."""
     from tests.dataset_builders.test_user_texts import SENTENCES
 
     folder = tmp_path / "my texts"
@@ -97,14 +97,14 @@ def test_make_eval_data_scores_a_folder_of_texts_with_cpu_defaults(tmp_path):
     out = tmp_path / "eval"
     proc = _make_eval("STAGES=1", f"DATA={folder}", f"EVAL_ARGS=--batch_size 16 --out {out}")
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "CPU defaults: 16 problems per task and split" in proc.stdout
+    assert "CPU defaults: 8 problems per task and split" in proc.stdout
     results = EvalResults.load(out / "eval.json")
-    assert [(r.task, r.split, r.n, r.label) for r in results.rows] == [("stage-1", "data", 16, "baseline")]
+    assert [(r.task, r.split, r.n, r.label) for r in results.rows] == [("stage-1", "data", 8, "baseline")]
     assert results.data == {"source": str(folder), "kind": "folder", "texts": 3, "seed": 0}
     table = (out / "eval.md").read_text()
-    assert f"Data: `{folder}` (folder, 3 texts" in table and "- CPU defaults: 16 problems" in table
+    assert f"Data: `{folder}` (folder, 3 texts" in table and "- CPU defaults: 8 problems" in table
     records = _records(out)
-    assert len(records) == 16 and {r["source_a"].split("@")[0] for r in records} <= set(SENTENCES)
+    assert len(records) == 8 and {r["source_a"].split("@")[0] for r in records} <= set(SENTENCES)
     assert all(r["source_a"].split("@")[0] != r["source_b"].split("@")[0] for r in records)
     assert (out / "slips.png").is_file() and (out / "eval.png").is_file()
 
@@ -196,14 +196,17 @@ def test_cpu_defaults_are_small_and_said(tmp_path):
     """On CPU the defaults were the GPU's (6 stages x 256 problems, base model and adapter: hours)."""
     from argparse import Namespace
 
-    from training.cli.evaluate import CPU_PROBLEMS, GPU_PROBLEMS, device_defaults
+    from training.cli.evaluate import CPU_PROBLEMS, CPU_STAGES, GPU_PROBLEMS, GPU_STAGES, device_defaults
 
-    args = Namespace(n=None, baseline=None, adapter="runs/stage-1/final")
+    args = Namespace(stages=None, n=None, baseline=None, adapter="runs/stage-1/final")
     notes = device_defaults(args, cuda=False)
-    assert (args.n, args.baseline) == (CPU_PROBLEMS, "false") and CPU_PROBLEMS <= 16
-    assert len(notes) == 2 and all(note.startswith("CPU defaults") for note in notes)
-    assert "--baseline true" in notes[1] and f"--n {GPU_PROBLEMS}" in notes[0]
-    args = Namespace(n=None, baseline=None, adapter="runs/stage-1/final")
-    assert device_defaults(args, cuda=True) == [] and (args.n, args.baseline) == (GPU_PROBLEMS, "true")
-    args = Namespace(n=3, baseline="true", adapter="runs/stage-1/final")  # what the user gives stays
-    assert device_defaults(args, cuda=False) == [] and (args.n, args.baseline) == (3, "true")
+    assert (args.stages, args.n, args.baseline) == (CPU_STAGES, CPU_PROBLEMS, "false")
+    assert CPU_PROBLEMS <= 16 and max(parse_stages(CPU_STAGES)) <= 3
+    assert notes == [f"CPU defaults: stages {CPU_STAGES}, {CPU_PROBLEMS} problems per task and split, the adapter "
+                     f"only, so that the run takes minutes, not hours. The full evaluation, the GPU defaults, is "
+                     f"STAGES={GPU_STAGES} `--n {GPU_PROBLEMS} --baseline true` (hours on CPU); give any of them to "
+                     "choose"]
+    args = Namespace(stages=None, n=None, baseline=None, adapter="runs/stage-1/final")
+    assert device_defaults(args, cuda=True) == [] and (args.stages, args.n, args.baseline) == ("1-6", 256, "true")
+    args = Namespace(stages="2", n=3, baseline="true", adapter="runs/stage-1/final")  # what the user gives stays
+    assert device_defaults(args, cuda=False) == [] and (args.stages, args.n, args.baseline) == ("2", 3, "true")
