@@ -1,4 +1,9 @@
-"""make eval: stage parsing, a base vs adapter run through make, and the message for a missing adapter."""
+"""make eval: stage parsing, what the Makefile passes on, base vs adapter in and out of register, DATA=..., bad input
+and issue 20's early failures.
+
+The runs that score a model call ``main`` in the test's process (imports, the corpus and the train-target budget are
+paid once); the make target's plumbing is checked with ``make -n``, and two runs go through make in a fresh process
+(bad DATA, a Hub dataset id)."""
 
 import json
 import os
@@ -36,16 +41,42 @@ def _make_eval(*variables: str, env: dict | None = None, timeout: int = 600) -> 
                           env={**os.environ, **(env or {})})
 
 
+def _evaluate(*args: str) -> int:
+    """``python -m training.cli.evaluate --model tiny-random-llama ARGS``, in this process."""
+    from training.cli.evaluate import main
+
+    return main(["--model", "tiny-random-llama", *args])
+
+
+def _make_eval_command(*variables: str) -> str:
+    """The command ``make eval VARIABLES`` runs (``make -n``), with STAGES neither in the environment nor given."""
+    env = {key: value for key, value in os.environ.items() if key != "STAGES"}
+    proc = subprocess.run(["make", "-n", "--no-print-directory", "eval", *variables], cwd=REPO_ROOT,
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert proc.returncode == 0, proc.stderr
+    return " ".join(line for line in proc.stdout.replace("\\\n", " ").splitlines() if "training.cli.evaluate" in line)
+
+
+def test_make_eval_passes_stages_only_when_given():
+    """STAGES=1-6 was always passed, so the CPU defaults could not choose fewer stages (minutes, not hours)."""
+    command = _make_eval_command()
+    assert "-m training.cli.evaluate" in command and "--stages" not in command and "--model" not in command
+    assert '--stages "2"' in _make_eval_command("STAGES=2")
+    command = _make_eval_command("MODEL=tiny-random-llama", "ADAPTER=runs/x/final", "DATA=my texts",
+                                 "EVAL_ARGS=--n 2 --seed 3")
+    assert command.split() == [".venv/bin/python", "-m", "training.cli.evaluate", "--model", "tiny-random-llama",
+                               "--adapter", "runs/x/final", "--data", '"my', 'texts"', "--n", "2", "--seed", "3"]
+
+
 def _records(out) -> list[dict]:
     return [json.loads(line) for line in (out / "problems.jsonl").read_text().splitlines()]
 
 
-def test_make_eval_scores_base_and_adapter_in_and_out_of_register(tiny_model_dir, tmp_path):
+def test_eval_scores_base_and_adapter_in_and_out_of_register(tiny_model_dir, tmp_path):
     adapter = _adapter(tiny_model_dir, tmp_path / "runs" / "stage-1" / "final")
     out = tmp_path / "eval"
-    proc = _make_eval(f"ADAPTER={adapter}", "STAGES=1",
-                      f"EVAL_ARGS=--n 4 --batch_size 4 --samples 1 --baseline true --out {out}")
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert _evaluate("--adapter", str(adapter), "--stages", "1", "--n", "4", "--batch_size", "4", "--samples", "1",
+                     "--baseline", "true", "--out", str(out)) == 0
     results = EvalResults.load(out / "eval.json")
     sets = {("stage-1", "test"), ("stage-1", "out_of_register"), ("arithmetic", "test")}  # no held-out arithmetic
     assert {(r.label, r.task, r.split) for r in results.rows} == {(label, *s) for label in ("baseline", "trained")
@@ -86,18 +117,20 @@ def test_make_eval_scores_base_and_adapter_in_and_out_of_register(tiny_model_dir
     assert "first_slip" not in groups[("trained", "test", "arithmetic")]  # no streams to slip
 
 
-def test_make_eval_data_scores_a_folder_of_texts_with_cpu_defaults(tmp_path):
+def test_eval_data_scores_a_folder_of_texts_with_cpu_defaults(tmp_path, monkeypatch, capsys):
     """DATA=folder: problems from the user's files; on CPU the defaults (8 problems) are said."""
+    import torch
+
     from tests.dataset_builders.test_user_texts import SENTENCES
 
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)  # the CPU defaults, on any machine
     folder = tmp_path / "my texts"
     for name, text in SENTENCES.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text)
     out = tmp_path / "eval"
-    proc = _make_eval("STAGES=1", f"DATA={folder}", f"EVAL_ARGS=--batch_size 16 --out {out}")
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "CPU defaults: 8 problems per task and split" in proc.stdout
+    assert _evaluate("--stages", "1", "--data", str(folder), "--batch_size", "16", "--out", str(out)) == 0
+    assert "CPU defaults: 8 problems per task and split" in capsys.readouterr().out
     results = EvalResults.load(out / "eval.json")
     assert [(r.task, r.split, r.n, r.label) for r in results.rows] == [("stage-1", "data", 8, "baseline")]
     assert results.data == {"source": str(folder), "kind": "folder", "texts": 3, "seed": 0}
