@@ -35,6 +35,31 @@ def _adapter(tiny_model_dir, folder):
     return folder
 
 
+def _ending_adapter(tiny_model_dir, folder):
+    """An adapter after which the tiny model ends every completion at once, where the base model runs to the budget:
+    its embedding LoRA adds one large direction to every token and, once more, to the end token (whose tied embedding
+    is zero), so the end token wins each first step. The trained run is then short and visibly the adapter's."""
+    import torch
+    from peft import LoraConfig, get_peft_model
+
+    from base_models.models import end_token_ids, load_model
+
+    model, tokenizer = load_model(str(tiny_model_dir), device="cpu")
+    (end,) = end_token_ids(model, tokenizer)
+    direction = model.get_input_embeddings().weight[3].detach()  # any token's: a direction of the embedding space
+    adapted = get_peft_model(model, LoraConfig(r=2, target_modules=["embed_tokens", "q_proj", "v_proj"],
+                                               task_type="CAUSAL_LM"))
+    embedding = adapted.base_model.model.model.embed_tokens
+    lora_a, lora_b = embedding.lora_embedding_A["default"], embedding.lora_embedding_B["default"]
+    with torch.no_grad():
+        lora_a.zero_()
+        lora_a[0].fill_(1.0)  # rank 0: every token
+        lora_a[1, end] = 1.0  # rank 1: the end token only
+        lora_b.copy_((50 * direction / direction.norm() / embedding.scaling["default"])[:, None].expand(-1, 2))
+    adapted.save_pretrained(folder)
+    return folder
+
+
 def _make_eval(*variables: str, env: dict | None = None, timeout: int = 600) -> subprocess.CompletedProcess:
     return subprocess.run(["make", "--no-print-directory", "eval", "MODEL=tiny-random-llama", *variables],
                           cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout,
@@ -73,7 +98,7 @@ def _records(out) -> list[dict]:
 
 
 def test_eval_scores_base_and_adapter_in_and_out_of_register(tiny_model_dir, tmp_path):
-    adapter = _adapter(tiny_model_dir, tmp_path / "runs" / "stage-1" / "final")
+    adapter = _ending_adapter(tiny_model_dir, tmp_path / "runs" / "stage-1" / "final")
     out = tmp_path / "eval"
     assert _evaluate("--adapter", str(adapter), "--stages", "1", "--n", "4", "--batch_size", "4", "--samples", "1",
                      "--baseline", "true", "--out", str(out)) == 0
@@ -107,38 +132,47 @@ def test_eval_scores_base_and_adapter_in_and_out_of_register(tiny_model_dir, tmp
     assert all(r["first_slip_stream"] in ("A", "B", None) and "repeated_phrase" in r and r["completion_tokens"] > 0
                for r in stage)
     assert all(r["hit_token_limit"] == (not r["ended"]) for r in records)
+    trained = [r for r in records if r["label"] == "trained"]  # the adapter was applied, the base model left as is
+    assert all(r["ended"] and r["completion_tokens"] == 1 for r in trained)
+    assert not any(r["ended"] for r in records if r["label"] == "baseline")
     assert all("completion" not in r for r in records)  # texts only with --completions
     diagnostics = json.loads((out / "diagnostics.json").read_text())
     groups = {(g["label"], g["split"], g["task"]): g for g in diagnostics["groups"]}
     assert set(groups) == {(r.label, r.split, r.task) for r in results.rows}
-    slipped = groups[("trained", "out_of_register", "stage-1")]
-    assert slipped["token_limit"]["runs"] == sum(r["hit_token_limit"] for r in held_out if r["label"] == "trained")
-    assert sum(b["words"] for b in slipped["slip_rate_by_position"]) == 4 * 20  # 4 problems x 20 target words
+    for label, limit_runs in (("baseline", 4), ("trained", 0)):
+        slipped = groups[(label, "out_of_register", "stage-1")]
+        assert slipped["token_limit"]["runs"] == limit_runs == sum(r["hit_token_limit"] for r in held_out
+                                                                    if r["label"] == label)
+        assert sum(b["words"] for b in slipped["slip_rate_by_position"]) == 4 * 20  # 4 problems x 20 target words
+    assert groups[("trained", "test", "stage-1")]["first_slip"]["stream"]["A"] == 4  # an empty completion: A1 slips
     assert "first_slip" not in groups[("trained", "test", "arithmetic")]  # no streams to slip
 
 
-def test_eval_data_scores_a_folder_of_texts_with_cpu_defaults(tmp_path, monkeypatch, capsys):
-    """DATA=folder: problems from the user's files; on CPU the defaults (8 problems) are said."""
+def test_eval_data_scores_a_folder_of_texts_with_cpu_defaults(tiny_model_dir, tmp_path, monkeypatch, capsys):
+    """DATA=folder: problems from the user's files; on CPU the defaults (8 problems, the adapter only) are said."""
     import torch
 
     from tests.dataset_builders.test_user_texts import SENTENCES
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)  # the CPU defaults, on any machine
+    adapter = _ending_adapter(tiny_model_dir, tmp_path / "runs" / "stage-1" / "final")
     folder = tmp_path / "my texts"
     for name, text in SENTENCES.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text)
     out = tmp_path / "eval"
-    assert _evaluate("--stages", "1", "--data", str(folder), "--batch_size", "16", "--out", str(out)) == 0
-    assert "CPU defaults: 8 problems per task and split" in capsys.readouterr().out
+    assert _evaluate("--adapter", str(adapter), "--stages", "1", "--data", str(folder), "--batch_size", "16",
+                     "--out", str(out)) == 0
+    assert "CPU defaults: 8 problems per task and split, the adapter only" in capsys.readouterr().out
     results = EvalResults.load(out / "eval.json")
-    assert [(r.task, r.split, r.n, r.label) for r in results.rows] == [("stage-1", "data", 8, "baseline")]
+    assert [(r.task, r.split, r.n, r.label) for r in results.rows] == [("stage-1", "data", 8, "trained")]
     assert results.data == {"source": str(folder), "kind": "folder", "texts": 3, "seed": 0}
     table = (out / "eval.md").read_text()
     assert f"Data: `{folder}` (folder, 3 texts" in table and "- CPU defaults: 8 problems" in table
     records = _records(out)
     assert len(records) == 8 and {r["source_a"].split("@")[0] for r in records} <= set(SENTENCES)
     assert all(r["source_a"].split("@")[0] != r["source_b"].split("@")[0] for r in records)
+    assert all(r["ended"] and r["completion_tokens"] == 1 for r in records)  # the adapter's completions
     assert (out / "slips.png").is_file() and (out / "eval.png").is_file()
 
 
@@ -149,29 +183,54 @@ def test_make_eval_data_with_bad_input_says_what_is_wrong(tmp_path):
     assert f"error: DATA: {tmp_path / 'pairs.jsonl'} line 1: text_a has 4 words, stage 1 needs 10" in proc.stderr
 
 
-def test_make_eval_data_reads_a_hub_dataset_by_id(tmp_path):
-    """DATA=owner/name through a Hub endpoint: the local hub served by olah, as the publishing tests do."""
+READ_HUB_TEXTS = """
+import json, sys
+from dataset_builders.interleave_curriculum.user_texts import read_user_texts
+texts = read_user_texts(sys.argv[1], "body")
+print(json.dumps({"data": texts.describe(0), "problems": texts.problems(10, 2)}))
+"""
+
+
+def test_data_reads_a_hub_dataset_by_id(tmp_path):
+    """DATA=owner/name through a Hub endpoint (the local hub served by olah, as the publishing tests do), in a fresh
+    process, where HF_ENDPOINT takes effect. What the CLI does with the texts is the folder test's; that --data and
+    --data_column reach this reader, the next test's."""
     import datasets
 
     from publishing.local_hub import LocalHub
     from publishing.olah_server import LocalHubServer
+    from tests.conftest import run_cli
     from tests.dataset_builders.test_user_texts import SENTENCES
 
     repo = tmp_path / "repo"
     datasets.Dataset.from_dict({"body": list(SENTENCES.values())}).to_parquet(str(repo / "data" / "test.parquet"))
     (repo / "README.md").write_text("---\nlicense: mit\n---\n")  # olah answers 401 for an absent card, not 404
     LocalHub(tmp_path / "hub").publish_folder(repo, "alice/my-texts", "dataset")
-    out = tmp_path / "eval"
     with LocalHubServer(tmp_path / "hub") as server:
-        proc = _make_eval("STAGES=1", "DATA=alice/my-texts",
-                          f"EVAL_ARGS=--data_column body --n 2 --batch_size 2 --out {out}",
-                          env={"HF_ENDPOINT": server.endpoint, "HF_HUB_OFFLINE": "0", "HF_HOME": str(tmp_path / "hf")})
+        proc = run_cli("-c", READ_HUB_TEXTS, "alice/my-texts",
+                       env={"HF_ENDPOINT": server.endpoint, "HF_HUB_OFFLINE": "0", "HF_HOME": str(tmp_path / "hf")})
     assert proc.returncode == 0, proc.stderr[-3000:]
-    results = EvalResults.load(out / "eval.json")
-    assert results.data == {"source": "alice/my-texts", "kind": "dataset", "split": "test", "column": "body",
+    read = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert read["data"] == {"source": "alice/my-texts", "kind": "dataset", "split": "test", "column": "body",
                             "texts": 3, "seed": 0}
-    assert [(r.split, r.n) for r in results.rows] == [("data", 2)]
-    assert {r["source_a"].split("@")[0] for r in _records(out)} <= {"row 0", "row 1", "row 2"}
+    assert len(read["problems"]) == 2 and {p["register_a"] for p in read["problems"]} == {"data"}
+    assert {p["source_a"].split("@")[0] for p in read["problems"]} <= {"row 0", "row 1", "row 2"}
+
+
+def test_eval_passes_the_data_column_and_split_to_the_reader(tmp_path, capsys):
+    """--data_column and --data_split reach the dataset reader: a column or split the dataset lacks is named, before a
+    model is loaded."""
+    import datasets
+
+    from tests.dataset_builders.test_user_texts import SENTENCES
+
+    folder = tmp_path / "my-dataset"
+    datasets.Dataset.from_dict({"body": list(SENTENCES.values())}).to_parquet(str(folder / "data" / "test.parquet"))
+    out = tmp_path / "eval"
+    assert _evaluate("--stages", "1", "--data", str(folder), "--data_column", "title", "--out", str(out)) == 2
+    assert "error: DATA: dataset" in (err := capsys.readouterr().err) and "no column 'title'; its columns: body" in err
+    assert _evaluate("--stages", "1", "--data", str(folder), "--data_split", "train", "--out", str(out)) == 2
+    assert "no split 'train'; its splits: test" in capsys.readouterr().err and not out.exists()
 
 
 def test_make_eval_without_an_adapter_folder_says_what_to_do(tmp_path):
