@@ -2,8 +2,9 @@
 and issue 20's early failures.
 
 The runs that score a model call ``main`` in the test's process (imports, the corpus and the train-target budget are
-paid once); the make target's plumbing is checked with ``make -n``, and two runs go through make in a fresh process
-(bad DATA, a Hub dataset id)."""
+paid once), with an adapter that ends every completion at once (short runs, and visibly the adapter's). The make
+target's plumbing is checked with ``make -n``; two runs go through make in a fresh process and stop before scoring (bad
+DATA, a missing adapter), and a Hub dataset id is read in a fresh process, where HF_ENDPOINT takes effect."""
 
 import json
 import os
