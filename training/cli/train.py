@@ -198,7 +198,8 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         reference_column=task.reference_column, resample_problems=task.resample_problems(resample_position),
         dynamic_sampling_rounds=run_args.dynamic_sampling_rounds, observers=observers, data_position=data_position,
         fast_generation=run_args.fast_generation, fast_generation_compile=run_args.fast_generation_compile,
-        resample_position=resample_position, word_credit=run_args.word_credit)
+        resample_position=resample_position, word_credit=run_args.word_credit,
+        keep_word_signal_groups=run_args.keep_word_signal_groups)
     if run_args.nonfinite_probe_dir:
         from training.callbacks.nonfinite_probe import NonFiniteProbe
 
