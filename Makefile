@@ -95,10 +95,14 @@ lint: $(STAMP)  ## ruff check of the whole tree (FORMAT_CHECK=1: also ruff forma
 	@$(RUFF) check .
 	@if [ "$(FORMAT_CHECK)" = 1 ]; then $(RUFF) format --check .; fi
 
+# The suite runs on TEST_WORKERS processes (pytest-xdist; 0: in one process) with one torch thread each: the tiny
+# model's operations are too small to share out, and two threads per process on two cores wait for each other.
+TEST_WORKERS ?= 2
 test: $(STAMP) browser lint  ## run the test suite (slow tests included, gpu tests excluded), after make lint
 	@$(PY) -m dataset_builders.corpus --quiet
 	@$(PY) -m base_models --model $(MODEL) --quiet
-	@$(PY) -m pytest -m "not gpu" $(PYTEST_ARGS)
+	@$(PY) -m base_models --model tiny-random-llama --quiet
+	@OMP_NUM_THREADS=$${OMP_NUM_THREADS:-1} $(PY) -m pytest -m "not gpu" $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist worksteal) $(PYTEST_ARGS)
 
 lock: $(STAMP)  ## rewrite requirements/lock.txt from the current .venv
 	@{ echo "# Pinned dependency set for this project (CPU; Python 3.11), written by 'make lock'."; \
