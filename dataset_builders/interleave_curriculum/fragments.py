@@ -21,6 +21,7 @@ ABBREVIATIONS = frozenset({
 })
 _SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")
 _SENTENCE_OPEN = re.compile(r"^[\"'\u201c\u2018(\[]*[A-Z0-9]")
+_LAST_CHARS = frozenset(".!?\"'\u201d\u2019)]")  # a word that ends a sentence ends in one of these
 
 
 def ends_sentence(word: str) -> bool:
@@ -33,8 +34,8 @@ def ends_sentence(word: str) -> bool:
 
 def sentence_starts(words: list[str]) -> list[int]:
     """Word offsets where a sentence begins: 0, and every capitalised word after a sentence end."""
-    return [0] + [k + 1 for k in range(len(words) - 1)
-                  if ends_sentence(words[k]) and _SENTENCE_OPEN.match(words[k + 1])]
+    candidates = [k for k in range(len(words) - 1) if words[k][-1:] in _LAST_CHARS]  # the regexes only where needed
+    return [0] + [k + 1 for k in candidates if ends_sentence(words[k]) and _SENTENCE_OPEN.match(words[k + 1])]
 
 
 @lru_cache(maxsize=1 << 14)

@@ -126,6 +126,17 @@ def test_fragments_start_at_sentence_starts(problems):
     assert all(c.isupper() or not c.isalpha() for c in firsts)
 
 
+def test_sentence_starts_keep_their_definition_on_real_passages(corpus):
+    """The fast path (regexes only on words that end in a closing mark) finds what testing every word finds."""
+    from dataset_builders.interleave_curriculum.fragments import _SENTENCE_OPEN
+
+    for passage in corpus.split("train")[::40]:
+        words = passage.text.split()
+        every_word = [0] + [k + 1 for k in range(len(words) - 1)
+                            if ends_sentence(words[k]) and _SENTENCE_OPEN.match(words[k + 1])]
+        assert sentence_starts(words) == every_word, passage.id
+
+
 def problems_digest(corpus) -> dict:
     """SHA-256 of problems 0, 100, ..., 2900 of seed 7 (25 words) per split: run here and in a subprocess."""
     import hashlib
