@@ -22,6 +22,7 @@ from base_models.models import ModelUnavailable
 from dataset_builders.fetch import FetchError
 from publishing.hub import HubError
 from training.core.arguments import RecipeError, RunArguments, parse_run_arguments
+from training.core.quiet_warnings import silence_library_deprecations
 from training.core.reporting import report
 from training.core.run_flags import completion_length_source, settle_grpo_flags
 from training.core.runs import adapter_folder, device_name, load_policy
@@ -239,6 +240,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    silence_library_deprecations()  # before GRPOConfig is built: TRL's use of transformers' deprecated names
     if argv is None and len(sys.argv) == 1 or argv == []:
         print(__doc__.strip(), file=sys.stderr)
         return EXIT_SETUP_ERROR

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from training.core.arguments import RecipeError
+from training.core.quiet_warnings import silence_library_deprecations
 
 logger = logging.getLogger(__name__)
 
@@ -161,6 +162,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    silence_library_deprecations()  # before SFTConfig is built: TRL's use of transformers' deprecated names
     try:
         args, sft_args, model_args = parse_warm_start_arguments(argv)
         warm_start(args, sft_args, model_args)

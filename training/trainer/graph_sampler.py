@@ -67,7 +67,9 @@ def merged_copy(policy, dtype: torch.dtype | None = None) -> torch.nn.Module:
         _register_attention()
         clone.config._attn_implementation = ATTENTION
     if any(getattr(module, "gradient_checkpointing", False) for module in clone.modules()):
-        clone.gradient_checkpointing_disable()  # it would drop the cache; inference keeps no activations anyway
+        # it would drop the cache; inference keeps no activations (transformers 5 names it activation_checkpointing)
+        disable = getattr(clone, "activation_checkpointing_disable", None) or clone.gradient_checkpointing_disable
+        disable()
     clone.eval()
     for parameter in clone.parameters():
         parameter.requires_grad_(False)
