@@ -160,14 +160,17 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     from training.core.run_lock import hold_run_lock
     from training.core.run_task import task_for
     from training.core.tracking_run import name_tracking_run
+    from training.core.writable import check_writable
     from training.trainer.grpo_trainer import ObservedGRPOTrainer
     from training.trainer.rollout_observers import CompletionLogObserver, SampleOutputs
 
     output_dir = Path(grpo_args.output_dir)
+    results_dir = Path(run_args.results_dir or output_dir / "results")  # ad hoc, under the ignored runs/
+    check_writable(output_dir, "output_dir")
+    check_writable(results_dir, "results_dir")  # written at the end: found now, not after training
     hold_run_lock(output_dir)  # one run per folder: a second one stops here, naming the first's pid
     run_name = grpo_args.run_name or output_dir.name
     grpo_args.run_name = run_name
-    results_dir = Path(run_args.results_dir or output_dir / "results")  # ad hoc, under the ignored runs/
     check_trl_version(allow_untested=run_args.allow_untested_trl)
     task = task_for(run_args)
     settle_grpo_flags(run_args, grpo_args, task)

@@ -100,11 +100,14 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     from training.core.reporting import report
     from training.core.run_lock import hold_run_lock
     from training.core.runs import adapter_folder, device_name, load_policy
+    from training.core.writable import check_writable
 
     output_dir = Path(sft_args.output_dir)
+    results_dir = Path(args.results_dir or output_dir / "results")  # ad hoc, under the ignored runs/
+    check_writable(output_dir, "output_dir")
+    check_writable(results_dir, "results_dir")  # written at the end: found now, not after training
     hold_run_lock(output_dir)  # one run per folder: a second one stops here, naming the first's pid
     run_name = sft_args.run_name or output_dir.name
-    results_dir = Path(args.results_dir or output_dir / "results")  # ad hoc, under the ignored runs/
     words = parse_words(args.words)
     size = args.problems or \
         sft_args.max_steps * sft_args.per_device_train_batch_size * sft_args.gradient_accumulation_steps

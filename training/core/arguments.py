@@ -230,6 +230,9 @@ def parse_recipe(dataclass_types: tuple, argv: list[str] | None = None) -> tuple
         parsed = tuple(parser.parse_args_into_dataclasses(argv))
     except ValueError as exc:
         raise RecipeError(str(exc)) from exc
+    from training.core.argument_checks import check_numbers
+
+    check_numbers(*parsed)  # --max_steps -5, --learning_rate -1: one message now, not a traceback after loading
     parsed[0].named = named
     return parsed
 

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import torch
 from safetensors.torch import load_file
 
@@ -184,3 +185,54 @@ def test_after_a_collapse_the_final_adapter_is_the_last_checkpoint_before_it(tmp
     final = write_final_adapter(trainer=None, output_dir=tmp_path, guard=guard)
     assert final == tmp_path / "final" and (final / "adapter_model.safetensors").read_text() == "40"
     assert not (final / "optimizer.pt").exists()
+
+
+def _fails_before_loading(proc) -> None:
+    """Exit 2 with one message: no traceback, and no model was loaded (the check came first)."""
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr and "Loading weights" not in proc.stderr, proc.stderr[-3000:]
+
+
+def test_bad_numbers_stop_the_cli_before_the_model_loads(tmp_path):
+    proc = run_cli(*train_args(tmp_path, "--max_steps", "-5", "--learning_rate", "-1"))
+    _fails_before_loading(proc)
+    assert "error: --max_steps -5 must be a whole number >= 1; --learning_rate -1.0 must be a number >= 0" \
+        in proc.stderr
+
+
+def test_folders_that_cannot_be_written_stop_the_run_before_training(tmp_path):
+    """A results folder that cannot be made was found only after training; an output folder gave a traceback."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("in the way")
+    proc = run_cli("-m", "training.cli.train", *TINY_RUN, "--max_steps", "1", "--output_dir", str(tmp_path / "run"),
+                   "--results_dir", str(blocker / "results"))
+    _fails_before_loading(proc)
+    assert f"error: --results_dir {blocker}/results cannot be a folder: {blocker} is a file" in proc.stderr
+    assert not (tmp_path / "run").exists()  # nothing was started
+    proc = run_cli("-m", "training.cli.train", *TINY_RUN, "--max_steps", "1", "--output_dir", str(blocker / "run"))
+    _fails_before_loading(proc)
+    assert f"error: --output_dir {blocker}/run cannot be a folder: {blocker} is a file" in proc.stderr
+
+
+def test_the_warm_start_checks_its_folders_before_training(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("in the way")
+    proc = run_cli("-m", "training.cli.warm_start", "--config", "training/recipes/sft-every-length.yaml", "--model",
+                   "tiny-random-llama", "--max_steps", "1", "--report_to", "none", "--output_dir",
+                   str(tmp_path / "run"), "--results_dir", str(blocker / "results"))
+    _fails_before_loading(proc)
+    assert f"error: --results_dir {blocker}/results cannot be a folder: {blocker} is a file" in proc.stderr
+
+
+def test_check_writable_probes_without_leaving_anything(tmp_path):
+    from training.core.arguments import RecipeError
+    from training.core.writable import check_writable
+
+    check_writable(tmp_path / "new" / "deeper", "output_dir")
+    check_writable(tmp_path, "output_dir")
+    assert list(tmp_path.iterdir()) == []  # the probe file is gone and no folder was made
+    if os.geteuid() != 0:  # root writes into a read-only folder anyway
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        with pytest.raises(RecipeError, match="cannot be written: Permission denied"):
+            check_writable(locked / "run", "output_dir")
