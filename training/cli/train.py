@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shutil
 import sys
 import time
@@ -22,6 +23,7 @@ from base_models.models import ModelUnavailable
 from dataset_builders.fetch import FetchError
 from publishing.hub import HubError
 from training.core.arguments import RecipeError, RunArguments, parse_run_arguments
+from training.core.cpu_cost import cpu_cost_report
 from training.core.quiet_warnings import silence_library_deprecations
 from training.core.reporting import report
 from training.core.run_flags import completion_length_source, settle_grpo_flags
@@ -135,6 +137,21 @@ def stage_limits(run_args: RunArguments, task, output_dir: Path) -> list:
     return limits
 
 
+def cpu_step(model, tokenizer, task, data_position: int, grpo_args):
+    """The size of this run's steps on this CPU (``training.core.cpu_cost``): the next problem's prompt tokens."""
+    import torch
+
+    from training.core.cpu_cost import CpuStep
+
+    prompt = task.problem("train", data_position)["prompt"]
+    prompt_tokens = (len(tokenizer(prompt)["input_ids"]) if isinstance(prompt, str) else
+                     len(tokenizer.apply_chat_template(prompt, add_generation_prompt=True, tokenize=True,
+                                                       return_dict=False)))
+    return CpuStep(completions=grpo_args.generation_batch_size,
+                   tokens=prompt_tokens + grpo_args.max_completion_length,
+                   parameters=sum(p.numel() for p in model.parameters()), threads=torch.get_num_threads())
+
+
 def write_results(output_dir: Path, results_dir: Path, run_name: str, summary: dict) -> None:
     """metrics.jsonl, summary.json and PNG plots of the run under ``results_dir``."""
     from training.callbacks.run_metrics import read_metrics, summarize
@@ -156,6 +173,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     from training.callbacks.checkpoints import CheckpointRetention
     from training.callbacks.collapse_guard import CollapseGuard
     from training.callbacks.nonfinite_guard import SkipNonFiniteGradients
+    from training.callbacks.run_eta import RunEta
     from training.callbacks.run_metrics import MetricsFile
     from training.core.run_lock import hold_run_lock
     from training.core.run_task import task_for
@@ -163,6 +181,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     from training.core.writable import check_writable
     from training.trainer.grpo_trainer import ObservedGRPOTrainer
     from training.trainer.rollout_observers import CompletionLogObserver, SampleOutputs
+    from training.trainer.step_progress import StepProgress
 
     output_dir = Path(grpo_args.output_dir)
     results_dir = Path(run_args.results_dir or output_dir / "results")  # ad hoc, under the ignored runs/
@@ -197,12 +216,14 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         model=model, reward_funcs=list(task.reward_funcs), args=grpo_args,
         train_dataset=task.train_stream(data_position), processing_class=tokenizer, peft_config=peft_config,
         callbacks=[retention, guard, nonfinite, *limits,
-                   MetricsFile(output_dir / "metrics.jsonl", grpo_args.max_completion_length,
-                                                 report=report)],
+                   MetricsFile(output_dir / "metrics.jsonl", grpo_args.max_completion_length, report=report),
+                   RunEta(report=report)],
         reference_column=task.reference_column, resample_problems=task.resample_problems(resample_position),
         dynamic_sampling_rounds=run_args.dynamic_sampling_rounds, observers=observers, data_position=data_position,
         fast_generation=run_args.fast_generation, fast_generation_compile=run_args.fast_generation_compile,
-        resample_position=resample_position, word_credit=run_args.word_credit)
+        resample_position=resample_position, word_credit=run_args.word_credit,
+        progress=StepProgress(enabled=int(os.environ.get("RANK", "0")) == 0, delay=run_args.progress_after_seconds,
+                              report=report))
     if run_args.nonfinite_probe_dir:
         from training.callbacks.nonfinite_probe import NonFiniteProbe
 
@@ -217,6 +238,10 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
            f"({length_source}), "
            f"{grpo_args.generation_batch_size // grpo_args.num_generations} prompts x {grpo_args.num_generations} "
            f"generations per step, output {output_dir}/")
+    if trainer.accelerator.device.type == "cpu":
+        for line in cpu_cost_report(grpo_args.max_steps, cpu_step(model, tokenizer, task, data_position, grpo_args),
+                                    grpo_args.max_completion_length):
+            report(line)
     started = time.time()
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
     final = write_final_adapter(trainer, output_dir, guard)

@@ -63,6 +63,7 @@ RULES = {
     "data_seed_problems": whole(0),
     "problem_seed": whole(0),
     "problems": whole(1),
+    "progress_after_seconds": at_least(0),
 }
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
@@ -247,8 +248,11 @@ class GraphSampler:
 
     @torch.no_grad()
     def sample(self, prompts: list[list[int]], max_new_tokens: int, eos_token_ids, pad_token_id: int,
-               temperature: float = 1.0) -> list[list[int]]:
-        """Completion token ids per prompt, each up to and including its first end token."""
+               temperature: float = 1.0, on_token: Callable[[], None] | None = None) -> list[list[int]]:
+        """Completion token ids per prompt, each up to and including its first end token.
+
+        ``on_token``: called after each token step (the prefill's first token included), e.g. a progress bar's tick.
+        """
         greedy = temperature == 0
         n_prompts = len(prompts)
         batch = -(-n_prompts // self.batch_bucket) * self.batch_bucket
@@ -278,6 +282,8 @@ class GraphSampler:
         out = torch.empty(batch, max_new_tokens, dtype=torch.long, device=self.device)
         out[:, 0:1] = state.token
         done = torch.isin(state.token.view(-1), eos)
+        tick = on_token or (lambda: None)
+        tick()
         produced, start = 1, time.perf_counter()
         for t in range(1, max_new_tokens):
             if state.graph is not None:
@@ -287,6 +293,7 @@ class GraphSampler:
             out[:, t:t + 1] = state.token
             done |= torch.isin(state.token.view(-1), eos)
             produced = t + 1
+            tick()
             if t % 16 == 0 and bool(done.all()):
                 break
         rows = out[:n_prompts, :produced].tolist()

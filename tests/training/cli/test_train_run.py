@@ -36,10 +36,17 @@ def adapter_weights(folder: Path) -> dict[str, torch.Tensor]:
 
 
 def test_two_grpo_steps_write_checkpoints_logs_metrics_and_results(tiny_model_dir, tmp_path):
-    proc = run_cli(*train_args(tmp_path, "--max_steps", "2", "--save_steps", "1", "--sample_outputs_steps", "1"))
+    proc = run_cli(*train_args(tmp_path, "--max_steps", "2", "--save_steps", "1", "--sample_outputs_steps", "1",
+                               "--progress_after_seconds", "0"))
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "fast generation is off" not in proc.stderr  # the recipes sample with training.trainer.graph_sampler
     assert "FutureWarning" not in proc.stderr  # TRL's calls of transformers' deprecated names, at every step
+    # a first run on CPU: its cost before it starts, progress inside each step, then its pace and end
+    assert "no GPU: this run trains on the CPU" in proc.stdout and "2 steps x 4 completions of up to 8 tokens" \
+        in proc.stdout and "Estimate: about" in proc.stdout
+    assert "step 1: sampling 4 completions:" in proc.stderr and "/8 [" in proc.stderr  # the rollout's token steps
+    assert "step 1: 4 completions sampled and scored in" in proc.stdout and "now the update" in proc.stdout
+    assert "step 1 of 2 took " in proc.stdout and "at that pace the last step takes" in proc.stdout
     run = tmp_path / "run"
     assert "run run: stage-1, 2 steps, from a fresh LoRA adapter" in proc.stdout
     assert sorted(p.name for p in run.glob("checkpoint-*")) == ["checkpoint-1", "checkpoint-2"]
