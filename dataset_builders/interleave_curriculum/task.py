@@ -7,7 +7,7 @@ from functools import cached_property
 
 import datasets
 
-from dataset_builders.completion_budget import tokens_per_word
+from dataset_builders.completion_budget import completion_budget
 from dataset_builders.interleave_curriculum.builder import config_name_for
 from dataset_builders.interleave_curriculum.problems import InterleaveProblems
 from dataset_builders.interleave_curriculum.rewards import INTERLEAVE_REWARD_WEIGHTS, INTERLEAVE_REWARDS
@@ -16,17 +16,10 @@ from dataset_builders.interleave_curriculum.streaming import curriculum_dataset,
 from dataset_builders.task import Task
 
 DATASET_FOLDER = "interleave-curriculum"  # the published dataset (publishing.dataset_folders writes it)
-_PER_WORD: dict[tuple, float] = {}  # tokens per word of each tokenizer seen (measuring takes ~1 s)
-
-
-def corpus_tokens_per_word(tokenizer) -> float:
-    """Mean tokens per word of ``tokenizer`` over train-split corpus text, measured once per tokenizer."""
-    from dataset_builders.corpus import load_corpus
-
-    key = (getattr(tokenizer, "name_or_path", None), len(tokenizer))
-    if key not in _PER_WORD:
-        _PER_WORD[key] = tokens_per_word(tokenizer, load_corpus(), "train")
-    return _PER_WORD[key]
+# Train problems whose targets the budget measures: 4 cycles of the register mix's 25 register pairs, so the
+# costliest pair (two texts of numbers, ~1.9 tokens a word against ~1.4 for prose) is among them.
+BUDGET_SAMPLE = 100
+_TARGET_TOKENS: dict[tuple, list[int]] = {}  # (tokenizer, words, seed) -> target lengths of the budget sample
 
 
 class InterleaveTask(Task):
@@ -68,9 +61,24 @@ class InterleaveTask(Task):
 
         return InterleaveProblems(load_corpus(), split, self.words, self.seed)[index]
 
+    def train_target_tokens(self, tokenizer) -> list[int]:
+        """Token lengths of the targets of the first ``BUDGET_SAMPLE`` train problems (measured once per tokenizer)."""
+        key = (getattr(tokenizer, "name_or_path", None), len(tokenizer), self.words, self.seed)
+        if key not in _TARGET_TOKENS:
+            targets = [self.problem("train", i)["target"] for i in range(BUDGET_SAMPLE)]
+            _TARGET_TOKENS[key] = [len(ids) for ids in tokenizer(targets, add_special_tokens=False)["input_ids"]]
+        return _TARGET_TOKENS[key]
+
     def expected_tokens(self, tokenizer) -> float:
-        """Two fragments of ``n_words`` words at the tokenizer's mean tokens per word of corpus prose."""
-        return 2 * self.words * corpus_tokens_per_word(tokenizer)
+        """The mean token length of train targets of this length, over the register mix."""
+        lengths = self.train_target_tokens(tokenizer)
+        return sum(lengths) / len(lengths)
+
+    def completion_budget(self, tokenizer, references: Sequence[str] = ()) -> int:
+        """The one budget formula, at least the longest train target of the sample and of ``references``: the mean
+        alone, even x 1.3, left out pairs of the register mix's densest texts (issue 18's numbers)."""
+        longest = max((len(tokenizer(r, add_special_tokens=False)["input_ids"]) for r in references), default=0)
+        return completion_budget(self.expected_tokens(tokenizer), max(longest, *self.train_target_tokens(tokenizer)))
 
     def _scores(self, completions: Sequence[str], references: Sequence[str]) -> list[tuple[float, bool]]:
         from metrics.needleman_wunsch.nw_alignment import nw_scores

@@ -19,6 +19,8 @@ class Tokenizer:
         return 100
 
     def __call__(self, text, add_special_tokens=False):
+        if isinstance(text, list):  # a batch, as the task measures its train targets
+            return {"input_ids": [[0] * (self.n * len(t.split())) for t in text]}
         return {"input_ids": [0] * (self.n * len(text.split()))}
 
 
