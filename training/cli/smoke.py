@@ -5,13 +5,15 @@
 Runs the chain ``training/recipes/chains/smoke.yaml`` into ``runs/smoke/``: a supervised warm start, GRPO stage 1
 from it and the eval of that adapter, each in its own process as ``make curriculum`` runs them. Then it publishes the
 GRPO run to a local hub in ``runs/smoke/hub/`` (``python -m publishing model --hub local``), which renders the
-run's model card. A smoke starts afresh: it replaces ``runs/smoke/`` when an earlier smoke made it, and refuses
+run's model card. Each part's time, with the cores and load average, goes to ``runs/smoke/smoke.json``.
+A smoke starts afresh: it replaces ``runs/smoke/`` when an earlier smoke made it, and refuses
 any other folder there.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -27,6 +29,7 @@ from training.core.reporting import duration
 
 SMOKE_CHAIN = CHAINS_DIR / "smoke.yaml"
 MARKER = ".smoke"  # in a runs folder a smoke made, so that a later smoke may replace it
+SMOKE_RECORD = "smoke.json"  # each part's seconds, the machine's cores and load average
 BASE_MODEL_REPO = f"local/{TINY_RANDOM_MODEL}"  # the Hub id the card names (make publish-base-model HUB=local makes it)
 
 
@@ -54,6 +57,11 @@ def smoke_commands(runs_dir: Path, python: str = sys.executable) -> list[tuple[s
     return commands
 
 
+def part_times(record: dict) -> str:
+    """``warm-start 28 s, stage-1 50 s``."""
+    return ", ".join(f"{part} {duration(seconds)}" for part, seconds in record["parts"].items())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.cli.smoke", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -69,18 +77,23 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     env = {**os.environ, "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", str(args.threads))}
-    started, times = time.monotonic(), []
+    record = {"cpu_count": os.cpu_count(), "omp_num_threads": env["OMP_NUM_THREADS"],
+              "load_average_before": os.getloadavg(), "parts": {}}
+    started = time.monotonic()
     for part, command in commands:
         print(f"[smoke] {part}: {' '.join(command[1:])}", flush=True)
         began = time.monotonic()
         code = subprocess.run(command, env=env).returncode
-        times.append(f"{part} {duration(time.monotonic() - began)}")
+        record["parts"][part] = round(time.monotonic() - began, 1)
         if code != 0:
-            print(f"error: the smoke's {part} step exited with {code} (after {', '.join(times)})", file=sys.stderr)
+            print(f"error: the smoke's {part} step exited with {code} (after {part_times(record)})", file=sys.stderr)
             return code
+    record.update(seconds=round(time.monotonic() - started, 1), load_average_after=os.getloadavg())
+    (args.runs_dir / SMOKE_RECORD).write_text(json.dumps(record, indent=2) + "\n")
     cards = sorted((args.runs_dir / "publish" / "models").glob("*/README.md"))
-    print(f"[smoke] passed in {duration(time.monotonic() - started)} ({', '.join(times)}); model card: "
-          f"{cards[0] if cards else 'none'}", flush=True)
+    print(f"[smoke] passed in {duration(record['seconds'])} ({part_times(record)}; load average "
+          f"{record['load_average_before'][0]:.1f} on {record['cpu_count']} cores at the start); model card: "
+          f"{cards[0] if cards else 'none'}; times: {args.runs_dir / SMOKE_RECORD}", flush=True)
     return 0
 
 

@@ -147,8 +147,8 @@ def cpu_step(model, tokenizer, task, data_position: int, grpo_args):
     prompt_tokens = (len(tokenizer(prompt)["input_ids"]) if isinstance(prompt, str) else
                      len(tokenizer.apply_chat_template(prompt, add_generation_prompt=True, tokenize=True,
                                                        return_dict=False)))
-    return CpuStep(completions=grpo_args.generation_batch_size,
-                   tokens=prompt_tokens + grpo_args.max_completion_length,
+    return CpuStep(completions=grpo_args.generation_batch_size, prompt_tokens=prompt_tokens,
+                   completion_tokens=grpo_args.max_completion_length,
                    parameters=sum(p.numel() for p in model.parameters()), threads=torch.get_num_threads())
 
 
@@ -239,8 +239,8 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
            f"{grpo_args.generation_batch_size // grpo_args.num_generations} prompts x {grpo_args.num_generations} "
            f"generations per step, output {output_dir}/")
     if trainer.accelerator.device.type == "cpu":
-        for line in cpu_cost_report(grpo_args.max_steps, cpu_step(model, tokenizer, task, data_position, grpo_args),
-                                    grpo_args.max_completion_length):
+        for line in cpu_cost_report(grpo_args.max_steps, cpu_step(trainer.model, tokenizer, task, data_position,
+                                                                    grpo_args)):
             report(line)
     started = time.time()
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)

@@ -12,7 +12,9 @@ def report(line: str) -> None:
 
 
 def duration(seconds: float) -> str:
-    """``42 s``, ``6.9 min``, ``22.8 h``."""
+    """``under 1 s``, ``42 s``, ``6.9 min``, ``22.8 h``."""
+    if seconds < 0.5:
+        return "under 1 s"
     if seconds < 90:
         return f"{seconds:.0f} s"
     if seconds < 90 * 60:

@@ -43,7 +43,7 @@ def test_two_grpo_steps_write_checkpoints_logs_metrics_and_results(tiny_model_di
     assert "FutureWarning" not in proc.stderr  # TRL's calls of transformers' deprecated names, at every step
     # a first run on CPU: its cost before it starts, progress inside each step, then its pace and end
     assert "no GPU: this run trains on the CPU" in proc.stdout and "2 steps x 4 completions of up to 8 tokens" \
-        in proc.stdout and "Estimate: about" in proc.stdout
+        in proc.stdout and "Estimated time: " in proc.stdout
     assert "step 1: sampling 4 completions:" in proc.stderr and "/8 [" in proc.stderr  # the rollout's token steps
     assert "step 1: 4 completions sampled and scored in" in proc.stdout and "now the update" in proc.stdout
     assert "step 1 of 2 took " in proc.stdout and "at that pace the last step takes" in proc.stdout
