@@ -49,7 +49,7 @@ def test_the_reference_prompt_length_is_a_stage_1_prompt_and_the_readme_has_toda
     lengths = [len(tokenizer.apply_chat_template(task.problem("train", i)["prompt"], add_generation_prompt=True,
                                                  tokenize=True, return_dict=False)) for i in range(16)]
     assert sum(lengths) / len(lengths) == pytest.approx(CPU_REFERENCE.step.prompt_tokens, rel=0.1)
-    assert task.completion_budget(tokenizer) == STAGE_1_BUDGET  # the README's estimate (7.4 min a step) is for it
+    assert task.completion_budget(tokenizer) == STAGE_1_BUDGET  # the README's estimate is for this budget
 
 
 def test_the_default_stage_1_run_on_two_cores_is_said_to_take_about_a_day_with_what_to_do_instead():

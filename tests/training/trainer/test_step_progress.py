@@ -42,3 +42,12 @@ def test_other_processes_show_nothing(capsys):
         tick()
     progress.update_started(1, 8)
     assert capsys.readouterr().err == "" and lines == []
+
+
+def test_a_rollout_still_reading_its_prompts_shows_its_bar_and_clock(capsys):
+    progress = StepProgress(delay=0.05, heartbeat=0.05)
+    progress.step_started(1)
+    with progress.rollout(1, completions=64, max_tokens=64):
+        time.sleep(0.4)  # the prefill: no token yet
+    shown = capsys.readouterr().err
+    assert "step 1: sampling 64 completions:" in shown and "0/64 [" in shown and "reading the prompts" in shown
