@@ -222,6 +222,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         dynamic_sampling_rounds=run_args.dynamic_sampling_rounds, observers=observers, data_position=data_position,
         fast_generation=run_args.fast_generation, fast_generation_compile=run_args.fast_generation_compile,
         resample_position=resample_position, word_credit=run_args.word_credit,
+        keep_word_signal_groups=run_args.keep_word_signal_groups,
         progress=StepProgress(enabled=int(os.environ.get("RANK", "0")) == 0, delay=run_args.progress_after_seconds,
                               report=report))
     if run_args.nonfinite_probe_dir:

@@ -86,6 +86,9 @@ class RunArguments:
         "help": "weight of per-word advantages (training.trainer.word_credit: each token scored by its word's "
                 "alignment) "
                 "mixed with GRPO's sequence advantage; 0: sequence only, 1: per word only"})
+    keep_word_signal_groups: bool = field(default=False, metadata={
+        "help": "with --word_credit: dynamic sampling keeps equal-reward groups whose words score unequally (a "
+                "repeated slip), which per-word credit still learns from; off: it swaps every equal-reward group"})
     progress_after_seconds: float = field(default=5.0, metadata={
         "help": "show a step's rollout progress (a bar over its token steps) and the start of its update once the "
                 "step has run this long (0: every step)"})

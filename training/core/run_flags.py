@@ -37,6 +37,9 @@ def settle_grpo_flags(run_args, grpo_args, task) -> None:
     if {"max_completion_length", "derive_max_completion_length"} <= named and run_args.derive_max_completion_length:
         raise RecipeError("--max_completion_length and --derive_max_completion_length true both say how long a "
                           "completion may be: keep one")
+    if run_args.keep_word_signal_groups and not run_args.word_credit:
+        raise RecipeError("--keep_word_signal_groups keeps the groups that per-word credit learns from: it needs "
+                          "--word_credit above 0")
 
 
 def completion_length_source(run_args, grpo_args, task, tokenizer) -> str:

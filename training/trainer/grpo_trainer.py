@@ -84,7 +84,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
                  dynamic_sampling_rounds: int = 0, observers: list[Callable] | None = None,
                  data_position: int = 0, resample_position: int = 0, fast_generation: bool = False,
                  fast_generation_compile: bool = False, word_credit: float = 0.0,
-                 progress: StepProgress | None = None, **kwargs):
+                 keep_word_signal_groups: bool = False, progress: StepProgress | None = None, **kwargs):
         from training.trainer.attention_kernels import use_safe_attention_kernels
 
         use_safe_attention_kernels()  # left-padded prompts: cuDNN attention's backward gives NaN gradients
@@ -101,6 +101,8 @@ class ObservedGRPOTrainer(GRPOTrainer):
         self.nonfinite_probe = None  # training.callbacks.nonfinite_probe.NonFiniteProbe, when diagnosing
         # weight of per-word advantages (training.trainer.word_credit); 0: sequence-level only
         self.word_credit = word_credit
+        # dynamic sampling keeps equal-reward groups that per-word credit still learns from (a repeated slip)
+        self.keep_word_signal_groups = keep_word_signal_groups
         self._token_words = None
         self._rng_checkpoint: str | None = None
         self.progress = progress or StepProgress(enabled=self.accelerator.is_main_process, report=report)
@@ -206,7 +208,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
         self.data_position += len(first.records) // self.num_generations
         rollouts, final_records = [first], list(first.records)
         for round_ in range(1, self.dynamic_sampling_rounds + 1):
-            zero = zero_std_groups([r["reward"] for r in final_records], self.num_generations)
+            zero = self._uninformative_groups(final_records)
             if not zero:
                 break
             self._rollout_round = round_
@@ -222,6 +224,18 @@ class ObservedGRPOTrainer(GRPOTrainer):
             for observe in self.observers:
                 observe(rollouts, final)
         return output
+
+    def _uninformative_groups(self, records: list[dict]) -> list[int]:
+        """Groups that teach nothing: equal rewards, and with ``keep_word_signal_groups`` also equal word scores."""
+        zero = zero_std_groups([r["reward"] for r in records], self.num_generations)
+        if not (zero and self.keep_word_signal_groups):
+            return zero
+        from training.trainer.word_credit import uniform_credit_groups
+
+        rows = [row for g in zero for row in records[g * self.num_generations:(g + 1) * self.num_generations]]
+        uniform = uniform_credit_groups([str(r["completion"]) for r in rows], [str(r["reference"]) for r in rows],
+                                        self.num_generations)
+        return [zero[i] for i in uniform]
 
     def _with_word_credit(self, output: dict, final_records: list[dict]) -> dict:
         """``output`` with (B, T) advantages: (1 - w) x the sequence advantage + w x the per-word advantage."""
@@ -248,7 +262,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
         for key, values in self._metrics["train"].items():  # TRL's step metrics describe the step's own prompts
             del values[kept_metrics.get(key, 0) if key != "num_tokens" else len(values):]
         fresh = self._rollout(step, round_, fresh_output)
-        varied = set(range(len(problems))) - set(zero_std_groups(fresh.rewards, size))
+        varied = set(range(len(problems))) - set(self._uninformative_groups(fresh.records))
         pairs = [(dst, src) for src, dst in enumerate(zero) if src in varied]
         for dst, src in pairs:
             final_records[dst * size:(dst + 1) * size] = fresh.records[src * size:(src + 1) * size]

@@ -85,6 +85,24 @@ def token_scores(token_ids: Sequence[int], target: str, token_words: TokenWords,
     return [float(min(high, max(low, scores[i] if i != END else end))) for i in token_words.word_index(token_ids)]
 
 
+def uniform_credit_groups(completions: Sequence[str], targets: Sequence[str], group_size: int,
+                          scoring: Scoring = DEFAULT_SCORING) -> list[int]:
+    """Indices of the groups whose words (and ends) all score alike, clamped as tokens are: per-word credit gives
+    every token of such a group zero advantage (all exact, say). A group that repeats one slip is not among them: its
+    equal rewards give GRPO's sequence advantage nothing, yet its slipped word scores below its other words."""
+    low, high = min(scoring.gap, scoring.mismatch), scoring.match
+    uniform = []
+    for g, start in enumerate(range(0, len(completions), group_size)):
+        values = set()
+        for completion, target in zip(completions[start:start + group_size], targets[start:start + group_size],
+                                      strict=True):
+            scores, end = word_scores(completion, target, scoring)
+            values.update(min(high, max(low, v)) for v in [*scores, end])
+        if len(values) <= 1:
+            uniform.append(g)
+    return uniform
+
+
 def word_credit_advantages(token_ids: torch.Tensor, mask: torch.Tensor, targets: Sequence[str], group_size: int,
                            token_words: TokenWords,
                            eps: float = 1e-4) -> torch.Tensor:

@@ -8,8 +8,16 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dataset_builders import tasks
 from metrics.needleman_wunsch.nw_alignment import nw_alignment
-from training.trainer.word_credit import END, TokenWords, token_scores, word_credit_advantages, word_scores
+from training.trainer.word_credit import (
+    END,
+    TokenWords,
+    token_scores,
+    uniform_credit_groups,
+    word_credit_advantages,
+    word_scores,
+)
 
 WORDS = st.lists(st.sampled_from(["a", "b", "c", "d", "the", "of"]), max_size=12)
 
@@ -99,3 +107,41 @@ def test_a_grpo_step_trains_on_per_word_advantages(tiny_model_dir, tmp_path):
     trainer.train()
     advantages, completions = seen[0]
     assert advantages == completions  # one advantage per completion token
+
+
+def test_a_group_that_repeats_a_slip_still_carries_word_credit():
+    """Equal rewards but unequal words: GRPO's sequence advantage is zero there, per-word credit is not."""
+    target = "one two three four"
+    groups = [target, target,  # all exact: nothing to learn
+              "one two six four", "one two six four",  # the same slip twice: "six" should lose
+              "nine nine nine nine", "nine nine nine nine"]  # every word wrong, but the end is right
+    assert uniform_credit_groups(groups, [target] * 6, 2) == [0]
+    assert uniform_credit_groups(["", ""], ["a b", "a b"], 2) == [0]  # nothing written: only the end, scored -1
+
+
+def test_dynamic_sampling_keeps_repeated_slips_only_when_asked():
+    from training.trainer.grpo_trainer import ObservedGRPOTrainer
+
+    target = "one two three four"
+    records = [{"reward": r, "completion": c, "reference": target} for r, c in
+               [(1.0, target), (1.0, target), (0.5, "one two six four"), (0.5, "one two six four"),
+                (0.2, "one"), (0.7, "one two three")]]
+    trainer = object.__new__(ObservedGRPOTrainer)  # only the group logic: no model
+    trainer.num_generations = 2
+    trainer.keep_word_signal_groups = False
+    assert trainer._uninformative_groups(records) == [0, 1]  # GRPO: both equal-reward groups swapped
+    trainer.keep_word_signal_groups = True
+    assert trainer._uninformative_groups(records) == [0]  # the repeated slip stays to be learnt from
+
+
+def test_keeping_word_signal_groups_needs_word_credit():
+    from training.core.arguments import RECIPES_DIR, RecipeError, parse_run_arguments
+    from training.core.run_flags import settle_grpo_flags
+
+    stage_1 = str(RECIPES_DIR / "stage-1.yaml")
+    run, grpo, _ = parse_run_arguments(["--config", stage_1, "--keep_word_signal_groups", "true"])
+    with pytest.raises(RecipeError, match="needs --word_credit"):
+        settle_grpo_flags(run, grpo, tasks.get(run.task))
+    flags = ["--keep_word_signal_groups", "true", "--word_credit", ".5"]
+    run, grpo, _ = parse_run_arguments(["--config", stage_1, *flags])
+    settle_grpo_flags(run, grpo, tasks.get(run.task))
