@@ -49,7 +49,7 @@ RULES = {
     "max_length": whole(1),
     "temperature": above(0),  # GRPO divides the logits by it
     "beta": at_least(0),
-    "promotion_bar": within(0, 1, low_open=True),
+    "promotion_bar": within(0, 1),  # 0: the first check promotes (the promotion test's random model scores 0)
     "promotion_every": whole(1),
     "promotion_problems": whole(1),
     "max_train_minutes": above(0),

@@ -75,7 +75,8 @@ class RunArguments:
         "help": "where metrics, summary and plots go (default <output_dir>/results; results/ holds only curated "
                 "copies)"})
     promotion_bar: float | None = field(default=None, metadata={
-        "help": "stop the stage once its validation NW score (greedy) reaches this (curriculum promotion)"})
+        "help": "stop the stage once its validation NW score (greedy) reaches this (curriculum promotion; 0: at "
+                "the first check)"})
     promotion_every: int = field(default=20, metadata={"help": "steps between validation checks for promotion"})
     promotion_problems: int = field(default=64, metadata={"help": "validation problems per promotion check"})
     allow_untested_trl: bool = field(default=False, metadata={

@@ -92,7 +92,7 @@ def test_a_recipe_holds_what_differs_from_its_base(tmp_path):
     (["--learning_rate", "nan"], "--learning_rate nan must be a number >= 0"),
     (["--temperature", "0"], "--temperature 0.0 must be a number > 0"),
     (["--save_steps", "0"], "--save_steps 0.0 must be a number > 0"),
-    (["--promotion_bar", "1.5"], r"--promotion_bar 1.5 must be a number in \(0, 1\]"),
+    (["--promotion_bar", "1.5"], r"--promotion_bar 1.5 must be a number in \[0, 1\]"),
     (["--word_credit", "-0.5"], r"--word_credit -0.5 must be a number in \[0, 1\]"),
     (["--max_train_minutes", "-1"], "--max_train_minutes -1.0 must be a number > 0"),
     (["--dynamic_sampling_rounds", "-1"], "--dynamic_sampling_rounds -1 must be a whole number >= 0"),
