@@ -100,10 +100,14 @@ lint: $(STAMP)  ## ruff check of the whole tree (FORMAT_CHECK=1: also ruff forma
 	@$(RUFF) check .
 	@if [ "$(FORMAT_CHECK)" = 1 ]; then $(RUFF) format --check .; fi
 
+# The suite runs on TEST_WORKERS processes (pytest-xdist; 0: in one process) with one torch thread each: the tiny
+# model's operations are too small to share out, and two threads per process on two cores wait for each other.
+TEST_WORKERS ?= 2
 test: $(STAMP) browser lint  ## run the test suite (slow tests included, gpu tests excluded), after make lint
 	@$(PY) -m dataset_builders.corpus --quiet
 	@$(PY) -m base_models --model $(MODEL) --quiet
-	@$(PY) -m pytest -m "not gpu" $(PYTEST_ARGS)
+	@$(PY) -m base_models --model tiny-random-llama --quiet
+	@OMP_NUM_THREADS=$${OMP_NUM_THREADS:-1} $(PY) -m pytest -m "not gpu" $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist worksteal) $(PYTEST_ARGS)
 
 lock: $(STAMP)  ## rewrite requirements/lock.txt from the current .venv
 	@{ echo "# Pinned dependency set for this project (CPU; Python 3.11), written by 'make lock'."; \
@@ -176,10 +180,13 @@ browser:  ## install Debian chromium for the browser test when missing (apt-get,
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; } \
 	  || echo "warning: could not install chromium (not root, or no apt-get); the browser test will fail: install Debian chromium or set CHROMIUM=..."; }
 
-# make eval [MODEL=...] [ADAPTER=runs/stage-1/final] [STAGES=1-6] [EVAL_ARGS="--n 256 --arithmetic false"]
+# make eval [MODEL=...] [ADAPTER=runs/stage-1/final] [STAGES=1-6] [DATA=texts/] [EVAL_ARGS="--n 256 --arithmetic false"]
+# DATA: a folder of .txt files, a .jsonl of text_a/text_b pairs, a dataset folder or a Hub dataset id (owner/name[:config]).
+# STAGES unset: 1-6 on a GPU, 1-3 on CPU (with 8 problems per task and split, and no baseline: minutes, not hours).
 ADAPTER ?=
-STAGES ?= 1-6
+DATA ?=
 EVAL_ARGS ?=
-eval: $(STAMP)  ## greedy scores on the test splits, base model vs ADAPTER: eval.json/.md/.png in runs/eval/<name>/
+eval: $(STAMP)  ## greedy scores on test and out_of_register (or DATA=...), base model vs ADAPTER, slips: runs/eval/<name>/
 	@$(PY) -m training.cli.evaluate $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) \
-	  $(if $(ADAPTER),--adapter $(ADAPTER)) --stages "$(STAGES)" $(EVAL_ARGS)
+	  $(if $(ADAPTER),--adapter $(ADAPTER)) $(if $(filter command line environment,$(origin STAGES)),--stages "$(STAGES)") \
+	  $(if $(DATA),--data "$(DATA)") $(EVAL_ARGS)

@@ -45,6 +45,7 @@ class Task(ABC):
     dataset_config: str | None  # its config (None: the default config)
     dataset_title: str  # the dataset as a card names it
     order: tuple = ()  # where the task sorts in tables
+    held_out_splits: tuple[str, ...] = ("validation", "test")  # the splits evaluation can score it on
 
     def __init__(self, seed: int = 0):
         self.seed = seed
@@ -76,6 +77,10 @@ class Task(ABC):
     def resample_problems(self, position: int = 0) -> Iterator[dict]:
         """Fresh problems for dynamic sampling, from the resampling range, starting ``position`` into it."""
         return iter(self.stream(RESAMPLE_START + position))
+
+    def stream_lengths(self, row: dict) -> tuple[int, int] | None:
+        """The word counts of the two texts a completion of ``row`` interleaves (None: the task has no streams)."""
+        return None
 
     def reference(self, row: dict) -> str:
         """The text a correct completion of ``row`` is."""

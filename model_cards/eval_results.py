@@ -5,11 +5,15 @@ One definition for both sides::
     {"model": "<base model id or path>", "adapter": "<adapter path or null>", "generated_at": "<iso time>",
      "device": "<gpu/cpu name>", "decoding": "greedy",
      "rows": [{"task": "stage-1", "words": 10, "split": "test", "n": 256, "nw_score": 0.83,
-               "exact_match": 0.69, "label": "trained"}, ...]}
+               "exact_match": 0.69, "label": "trained"}, ...],
+     "data": {"source": "my-texts/", "kind": "folder", ...}}
 
 ``task`` is a task name of ``dataset_builders.tasks`` (``stage-1`` ... ``stage-6``, ``arithmetic``); ``label`` is
-``baseline`` or ``trained``. Each row holds its task's main score (``Task.score_name``): curriculum rows an
-``nw_score``, arithmetic rows ``nw_score: null`` and a ``partial_credit``.
+``baseline`` or ``trained``; ``split`` is ``test`` (the in-register held-out texts), ``out_of_register`` (texts of
+the registers held out of training), ``validation``, or ``data`` (problems made from the user's texts, which
+``data`` describes; absent otherwise). Each row holds its task's main score (``Task.score_name``): curriculum rows
+an ``nw_score``, arithmetic rows ``nw_score: null`` and a ``partial_credit``. Files written before
+``out_of_register`` and ``data`` existed load as they are.
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ from pathlib import Path
 from dataset_builders import tasks
 
 LABELS = ("baseline", "trained")
-SPLITS = ("train", "validation", "test")
+SPLITS = ("train", "validation", "test", "out_of_register", "data")
+CARD_SPLITS = ("test", "out_of_register")  # the splits of the published dataset that model cards report
 EVAL_FILE = "eval.json"
 
 
@@ -92,9 +97,13 @@ class EvalResults:
     device: str
     decoding: str = "greedy"
     rows: list[EvalRow] = field(default_factory=list)
+    data: dict | None = None  # the user's texts the ``data`` rows were made from (make eval DATA=...)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=1) + "\n"
+        fields = asdict(self)
+        if fields["data"] is None:
+            del fields["data"]
+        return json.dumps(fields, indent=1) + "\n"
 
     @classmethod
     def from_json(cls, text: str, source: str = "eval file") -> EvalResults:
@@ -113,8 +122,10 @@ class EvalResults:
                 rows.append(EvalRow(**row))
             except (TypeError, EvalResultsError) as exc:
                 raise EvalResultsError(f"{source}, rows[{i}]: {exc}") from None
+        if data.get("data") is not None and not isinstance(data["data"], dict):
+            raise EvalResultsError(f"{source}: data must be an object describing the user's texts")
         return cls(model=data["model"], adapter=data["adapter"], generated_at=data["generated_at"],
-                   device=data["device"], decoding=data.get("decoding", "greedy"), rows=rows)
+                   device=data["device"], decoding=data.get("decoding", "greedy"), rows=rows, data=data.get("data"))
 
     @classmethod
     def load(cls, path: str | Path) -> EvalResults:
@@ -134,6 +145,12 @@ class EvalResults:
         """The rows of one label and split, in task order."""
         return sorted((r for r in self.rows if r.label == label and r.split == split),
                       key=lambda r: tasks.sort_key(r.task))
+
+    @property
+    def splits(self) -> list[str]:
+        """The splits the rows hold, in the order of ``SPLITS`` (test before out_of_register)."""
+        present = {r.split for r in self.rows}
+        return [split for split in SPLITS if split in present]
 
 
 def _adapter_is(adapter: str | None, run: str, final_adapter: str | None) -> bool:

@@ -13,7 +13,7 @@ from huggingface_hub import EvalResult, ModelCard, ModelCardData
 from dataset_builders import tasks
 from dataset_builders.arithmetic.task import DATASET_FOLDER as ARITHMETIC_FOLDER
 from dataset_builders.interleave_curriculum.task import DATASET_FOLDER as CURRICULUM_FOLDER
-from model_cards.eval_results import EvalResults
+from model_cards.eval_results import CARD_SPLITS, EvalResults
 
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "stage_checkpoint.md"
 TAGS = ["trl", "grpo", "interleaving", "lora", "peft", "text-generation"]
@@ -33,12 +33,13 @@ def stage_task(summary: dict):
 
 
 def eval_results_metadata(results: EvalResults, dataset_repos: dict[str, str]) -> list[EvalResult]:
-    """``model-index`` entries: each score of the trained adapter on each test split evaluated.
+    """``model-index`` entries: each score of the trained adapter on each task's test split, then on its
+    out_of_register split (texts of the registers held out of training) where evaluated.
 
     ``dataset_repos``: the repo id of each published dataset (``Task.dataset_folder``).
     """
     entries = []
-    for row in results.rows_for("trained", "test"):
+    for row in [row for split in CARD_SPLITS for row in results.rows_for("trained", split)]:
         task = tasks.get(row.task)
         for key, name in METRIC_NAMES.items():
             if getattr(row, key) is None:
@@ -80,8 +81,9 @@ def _rewards(summary: dict) -> str:
 
 def _limitations(summary: dict, stage: int, words: int, evaluated: bool, base_model_note: str | None) -> list[str]:
     lines = [f"Trained on stage {stage} only ({words} words per text); longer texts are the later stages' work.",
-             "Texts are public-domain English prose (US State of the Union addresses, Gutenberg novels); other "
-             "genres and languages are untested.",
+             "Texts are English, from the curriculum's corpus (the dataset card lists its registers and their "
+             "shares). Out-of-register scores, where the results show them, measure a register held out of "
+             "training; other languages are untested.",
              "A word is a whitespace token: punctuation attached to a word is part of it."]
     if base_model_note:
         lines.append(base_model_note)
@@ -109,6 +111,12 @@ def render_stage_card(summary: dict, *, repo_id: str, base_model: str, datasets_
             baseline[row.task] = f"{_score(row)} | {row.exact_match:.3f}"
         if baseline:
             baseline = {row.task: baseline.get(row.task, "- | -") for row in trained}
+    held_out = {}
+    if trained:
+        for row in eval_results.rows_for("trained", "out_of_register"):
+            held_out[row.task] = f"{row.n} | {_score(row)} | {row.exact_match:.3f}"
+        if held_out:
+            held_out = {row.task: held_out.get(row.task, "- | - | -") for row in trained}
     data = ModelCardData(
         base_model=base_model, library_name="peft", license=license, language="en",
         datasets=[datasets_repo], metrics=[metric_repo, "exact_match"], pipeline_tag="text-generation",
@@ -127,7 +135,8 @@ def render_stage_card(summary: dict, *, repo_id: str, base_model: str, datasets_
         grpo=summary.get("grpo") or {}, lora=summary.get("lora") or {}, start=start,
         training_time=_training_time(summary), rewards=_rewards(summary), trl_version=trl_version,
         max_new_tokens=summary.get("completion_budget") or (summary.get("grpo") or {}).get("max_completion_length"),
-        trained_rows=trained, baseline=baseline, eval=eval_results, eval_source=eval_source, score=_score,
+        trained_rows=trained, baseline=baseline, held_out=held_out, eval=eval_results, eval_source=eval_source,
+        score=_score,
         reward_plot=reward_plot, tokenizer_in_repo=tokenizer_in_repo,
         reward_funcs=", ".join((summary.get("recipe") or {}).get("reward_funcs")
                                or [f.__name__ for f in task.reward_funcs]),

@@ -8,6 +8,7 @@ from functools import cached_property
 import datasets
 
 from dataset_builders.completion_budget import completion_budget
+from dataset_builders.corpus.passages import ALL_SPLITS
 from dataset_builders.interleave_curriculum.builder import config_name_for
 from dataset_builders.interleave_curriculum.problems import InterleaveProblems
 from dataset_builders.interleave_curriculum.rewards import INTERLEAVE_REWARD_WEIGHTS, INTERLEAVE_REWARDS
@@ -30,6 +31,7 @@ class InterleaveTask(Task):
     score_label = "NW"
     description = "Interleaving two texts"
     dataset_folder = DATASET_FOLDER
+    held_out_splits = tuple(split for split in ALL_SPLITS if split != "train")  # out_of_register too
 
     def __init__(self, name: str, n_words: int, seed: int = 0):
         super().__init__(seed)
@@ -60,6 +62,10 @@ class InterleaveTask(Task):
         from dataset_builders.corpus import load_corpus
 
         return InterleaveProblems(load_corpus(), split, self.words, self.seed)[index]
+
+    def stream_lengths(self, row: dict) -> tuple[int, int]:
+        """The words of Text A and of Text B: the target alternates between them while both last."""
+        return len(row["text_a"].split()), len(row["text_b"].split())
 
     def train_target_tokens(self, tokenizer) -> list[int]:
         """Token lengths of the targets of the first ``BUDGET_SAMPLE`` train problems (measured once per tokenizer)."""

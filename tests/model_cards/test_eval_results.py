@@ -66,3 +66,24 @@ def test_find_run_eval_takes_the_newest_eval_of_the_runs_final_adapter(tmp_path)
     write_eval(root / "exact" / "eval.json", str(exact), "2026-11-25T10:00:00+00:00", stage=3)
     assert find_run_eval(root, "stage-3", final_adapter=str(exact)) == root / "exact" / "eval.json"
     assert EvalRow("arithmetic", None, "test", 1, 0.0, 0.0, "baseline").words is None
+
+
+def test_out_of_register_and_data_rows_load_and_older_files_still_do(tmp_path):
+    old = {"model": "m", "adapter": "runs/stage-1/final", "generated_at": "t", "device": "cpu",  # before both
+           "rows": [{"task": "stage-1", "words": 10, "split": "test", "n": 8, "nw_score": 0.5, "exact_match": 0.5,
+                     "label": "trained"}]}
+    loaded = EvalResults.from_json(json.dumps(old))
+    assert loaded.data is None and loaded.splits == ["test"] and "data" not in json.loads(loaded.to_json())
+    held_out = {**old["rows"][0], "split": "out_of_register", "nw_score": 0.25}
+    loaded = EvalResults.from_json(json.dumps({**old, "rows": [held_out, old["rows"][0]]}))
+    assert loaded.splits == ["test", "out_of_register"]
+    assert [r.nw_score for r in loaded.rows_for("trained", "out_of_register")] == [0.25]
+    data = {"source": "texts/", "kind": "folder", "texts": 3, "seed": 0}
+    mine = EvalResults.from_json(json.dumps({**old, "rows": [{**old["rows"][0], "split": "data"}], "data": data}))
+    assert mine.data == data and mine.splits == ["data"]
+    assert EvalResults.from_json(mine.to_json()) == mine
+    with pytest.raises(EvalResultsError, match="data must be an object"):
+        EvalResults.from_json(json.dumps({**old, "data": "texts/"}))
+    root = tmp_path / "eval"  # an eval of the user's texts is never taken for the run's card
+    mine.save(root / "mine" / "eval.json")
+    assert find_run_eval(root, "stage-1") is None

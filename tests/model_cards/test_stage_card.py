@@ -78,3 +78,20 @@ def test_base_model_ids_come_from_the_run_or_the_user(stage_root, tmp_path):
         base_model_id({"model": str(stage_root)})
     with pytest.raises(HubError, match="make train-stage N=4"):
         StageRun.find(4, stage_root / "runs", stage_root / "results")
+
+
+def test_the_card_shows_the_out_of_register_split_beside_the_test_split(stage_root, tmp_path):
+    run = StageRun.find(1, stage_root / "runs", stage_root / "results")
+    write_eval(tmp_path / "eval" / "gpu" / "eval.json", "/somewhere/runs/stage-1/final", "2026-11-22T10:00:00+00:00",
+               out_of_register=(0.7021, 0.5))
+    folder = stage_checkpoint_folder(run, tmp_path / "staged", eval_root=tmp_path / "eval", license=None, **REPOS)
+    card = ModelCard.load(folder / "README.md")
+    entries = {(e.dataset_config, e.dataset_split, e.metric_type): e.metric_value for e in card.data.eval_results}
+    assert entries[("stage-1", "test", "needleman_wunsch")] == 0.8312
+    assert entries[("stage-1", "out_of_register", "needleman_wunsch")] == 0.7021
+    assert entries[("stage-1", "out_of_register", "exact_match")] == 0.5
+    assert {split for _, split, _ in entries} == {"test", "out_of_register"}
+    text = card.text
+    assert "out-of-register NW" in text and "`out_of_register` split" in text
+    assert f"| stage-1 | 10 | 256 | {0.8312:.3f} | {0.6875:.3f} | 128 | 0.702 | 0.500 | 0.123 | 0.000 |" in text
+    assert "| arithmetic | - | 512 | 0.050 (partial credit) | 0.010 | - | - | - | - | - |" in text

@@ -50,11 +50,15 @@ def make_stage_run(root: Path, model_dir: Path, stage: int, wall_seconds: float 
 
 
 def write_eval(path: Path, adapter: str | None, generated_at: str, stage: int = 1, nw: float = 0.8312,
-               em: float = 0.6875) -> EvalResults:
-    """An eval file of the lead's schema: the trained adapter and the base model on stage N's test split."""
+               em: float = 0.6875, out_of_register: tuple[float, float] | None = None) -> EvalResults:
+    """An eval file of the lead's schema: the trained adapter and the base model on stage N's test split (and, with
+    ``out_of_register`` (NW, exact match), the trained adapter on its out_of_register split)."""
+    held_out = [EvalRow(f"stage-{stage}", 10, "out_of_register", 128, *out_of_register, "trained")] \
+        if out_of_register else []
     results = EvalResults(model="tiny-random-llama", adapter=adapter, generated_at=generated_at, device="NVIDIA H100",
                           rows=[EvalRow(f"stage-{stage}", 10, "test", 256, nw, em, "trained"),
                                 EvalRow(f"stage-{stage}", 10, "test", 256, 0.1234, 0.0, "baseline"),
+                                *held_out,
                                 EvalRow("arithmetic", None, "test", 512, None, 0.01, "trained", partial_credit=0.05)])
     results.save(path)
     return results

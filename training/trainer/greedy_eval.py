@@ -1,17 +1,29 @@
 """Greedy evaluation on the fast sampler: each task's problems of a split, scored by the task itself.
 
-``make eval`` (``training.cli.evaluate``) and curriculum promotion (``training.callbacks.promotion``, through the
-``score`` the run passes it) score with ``evaluate_model``; ``problem_records`` are the lines of ``problems.jsonl``.
+``make eval`` (``training.cli.evaluate``, through ``evaluate_sets``) and curriculum promotion
+(``training.callbacks.promotion``, through the ``score`` the run passes it: ``evaluate_model``) score the same way;
+``problem_records`` are the lines of ``problems.jsonl``.
 """
 
 from __future__ import annotations
 
 import statistics
 import time
+from dataclasses import dataclass
 
 from dataset_builders import tasks
 from dataset_builders.prompts import completion_text
 from model_cards.eval_results import EvalRow
+from training.core.slip_diagnostics import SlipDiagnostics, WordTokens, slip_fields
+
+
+@dataclass
+class ProblemSet:
+    """Problems of one task to score: a split of its dataset, or problems made from the user's texts (``data``)."""
+
+    task: object  # a dataset_builders.task.Task
+    split: str  # the split name eval rows carry: validation, test, out_of_register or data
+    rows: list[dict]
 
 
 def eval_row(task, records: list[dict], label: str, split: str) -> EvalRow:
@@ -23,10 +35,10 @@ def eval_row(task, records: list[dict], label: str, split: str) -> EvalRow:
 
 
 def generate(sampler, tokenizer, prompts, max_new_tokens: int, batch_size: int, end_tokens: list[int],
-             progress=None, ended: list[bool] | None = None) -> list[str]:
+             progress=None, ended: list[bool] | None = None, token_counts: list[int] | None = None) -> list[str]:
     """Greedy completions (text) of chat ``prompts``, ``batch_size`` at a time, each ending at its first
     ``end_tokens`` id (``base_models.models.end_token_ids``). ``ended``: gets, per prompt, whether its completion
-    stopped on an end token (False: it ran to ``max_new_tokens``)."""
+    stopped on an end token (False: it ran to ``max_new_tokens``); ``token_counts``: its length in tokens."""
     ids = [tokenizer.apply_chat_template(p, add_generation_prompt=True, tokenize=True) for p in prompts]
     ids = [list(x["input_ids"]) if hasattr(x, "keys") else list(x) for x in ids]
     texts = []
@@ -36,6 +48,8 @@ def generate(sampler, tokenizer, prompts, max_new_tokens: int, batch_size: int, 
         texts += [completion_text(tokenizer.decode(t, skip_special_tokens=True)) for t in tokens]
         if ended is not None:
             ended += [bool(t) and t[-1] in end_tokens for t in tokens]
+        if token_counts is not None:
+            token_counts += [len(t) for t in tokens]
         if progress is not None:
             progress.update(len(tokens))
     return texts
@@ -45,13 +59,29 @@ def evaluate_model(model, tokenizer, task_names: list[str], n: int, split: str, 
                    log=print, dtype=None, samples: list[dict] | None = None,
                    samples_per_task: int = 0, problems_out: list[dict] | None = None,
                    with_completions: bool = False) -> list[EvalRow]:
-    """Score ``model`` (a causal LM, with or without a peft adapter) greedily on ``n`` problems of each task named.
+    """Score ``model`` (a causal LM, with or without a peft adapter) greedily on ``n`` problems of ``split`` of
+    each task named (see ``evaluate_sets``)."""
+    sets = []
+    for name in task_names:
+        task = tasks.get(name)
+        sets.append(ProblemSet(task, split, list(task.problems(split, n))))
+    return evaluate_sets(model, tokenizer, sets, label, batch_size, log=log, dtype=dtype, samples=samples,
+                         samples_per_task=samples_per_task, problems_out=problems_out,
+                         with_completions=with_completions)
+
+
+def evaluate_sets(model, tokenizer, sets: list[ProblemSet], label: str, batch_size: int, log=print, dtype=None,
+                  samples: list[dict] | None = None, samples_per_task: int = 0,
+                  problems_out: list[dict] | None = None, with_completions: bool = False,
+                  diagnostics: SlipDiagnostics | None = None) -> list[EvalRow]:
+    """Score ``model`` (a causal LM, with or without a peft adapter) greedily on each problem set; one eval row each.
 
     ``dtype``: decode a copy in this dtype (e.g. bfloat16 for a float32 policy trained under autocast).
-    ``samples``: the first ``samples_per_task`` problems of each task are appended to it (prompt, reference,
+    ``samples``: the first ``samples_per_task`` problems of each set are appended to it (prompt, reference,
     completion).
     ``problems_out``: one record per problem is appended to it (``problem_records``; with ``with_completions``,
     the completion text too).
+    ``diagnostics``: each problem's slips are counted in it, and its records get the slip fields.
     """
     from tqdm.auto import tqdm
 
@@ -60,41 +90,59 @@ def evaluate_model(model, tokenizer, task_names: list[str], n: int, split: str, 
 
     sampler = GraphSampler(merged_copy(model, dtype=dtype))
     end_tokens = end_token_ids(model, tokenizer)
+    word_tokens = WordTokens(tokenizer) if diagnostics is not None else None
     rows = []
-    for name in task_names:
-        task = tasks.get(name)
-        problems = task.problems(split, n)
+    for problem_set in sets:
+        task, problems = problem_set.task, problem_set.rows
         # Room for the longest reference too, so that no problem's exact answer is cut off.
         budget = task.completion_budget(tokenizer, [task.reference(row) for row in problems])
         start = time.perf_counter()
         ended: list[bool] = []
-        with tqdm(total=len(problems), desc=f"{label} {name}", unit="problem", leave=False) as progress:
-            completions = generate(sampler, tokenizer, problems["prompt"], budget, batch_size, end_tokens, progress,
-                                   ended)
-        records = problem_records(label, task, completions, list(problems), ended, with_completions)
+        token_counts: list[int] = []
+        where = f"{label} {task.name} {problem_set.split}"
+        with tqdm(total=len(problems), desc=where, unit="problem", leave=False) as progress:
+            completions = generate(sampler, tokenizer, [row["prompt"] for row in problems], budget, batch_size,
+                                   end_tokens, progress, ended, token_counts)
+        records = problem_records(label, task, completions, problems, ended, with_completions,
+                                  split=problem_set.split, token_counts=token_counts)
+        if diagnostics is not None:
+            tally = diagnostics.tally(label, problem_set.split, task.name, task.words,
+                                      task.stream_lengths(problems[0]) is not None)
+            for record, completion, row in zip(records, completions, problems, strict=True):
+                fields, matched, tokens = slip_fields(completion, task.reference(row), task.stream_lengths(row),
+                                                      record["ended"], word_tokens)
+                record.update(fields)
+                tally.add(fields, matched, tokens)
         if problems_out is not None:
             problems_out += records
         if samples is not None:
-            samples += [{"label": label, "task": name, "prompt": problems[i]["prompt"][-1]["content"],
+            samples += [{"label": label, "task": task.name, "split": problem_set.split,
+                         "prompt": problems[i]["prompt"][-1]["content"],
                          "reference": task.reference(problems[i]), "completion": completions[i],
                          "score": records[i]["score"], "score_label": task.score_label}
                         for i in range(min(samples_per_task, len(problems)))]
-        row = eval_row(task, records, label, split)
+        row = eval_row(task, records, label, problem_set.split)
         rows.append(row)
-        log(f"{label} {name}: {task.score_label} {row.score:.3f}, "
-            f"exact {row.exact_match:.1%} over {row.n} problems ({time.perf_counter() - start:.1f} s)")
+        log(f"{where}: {task.score_label} {row.score:.3f}, exact {row.exact_match:.1%} over {row.n} problems "
+            f"({time.perf_counter() - start:.1f} s)")
     return rows
 
 
 def problem_records(label: str, task, completions: list[str], rows: list[dict], ended: list[bool],
-                    with_completions: bool = False) -> list[dict]:
+                    with_completions: bool = False, split: str | None = None,
+                    token_counts: list[int] | None = None) -> list[dict]:
     """One record per problem: the task's score record (score, exact match, lengths, first differing word), plus
-    the label, task, index and whether the completion stopped on an end token."""
+    the label, task, split, index, the problem's id and texts' sources when it has them, whether the completion
+    stopped on an end token and its length in tokens."""
     records = []
     for index, (completion, scored, stopped) in enumerate(
             zip(completions, task.score_batch(completions, rows), ended, strict=True)):
-        record = {"label": label, "task": task.name, "index": index, "score": scored["score"],
-                  "exact": scored["exact"], "ended": stopped, **scored}
+        record = {"label": label, "task": task.name, **({"split": split} if split else {}), "index": index,
+                  **{key: rows[index][key] for key in ("id", "source_a", "source_b", "register_a", "register_b")
+                     if key in rows[index]},
+                  "score": scored["score"], "exact": scored["exact"], "ended": stopped, **scored}
+        if token_counts is not None:
+            record["completion_tokens"] = token_counts[index]
         if with_completions:
             record["completion"] = completion
         records.append(record)
