@@ -84,7 +84,7 @@ curriculum: $(STAMP)  ## the measured curriculum (training/recipes/chains/curric
 arithmetic-control: $(STAMP)  ## the measured arithmetic control (training/recipes/chains/arithmetic-control.yaml): supervised phase, GRPO, then its eval
 	@$(PY) -m training.cli.curriculum --chain training/recipes/chains/arithmetic-control.yaml $(CHAIN_FLAGS)
 
-smoke: $(STAMP)  ## the whole path on a tiny model in ~2 min on 2 CPU cores: warm start, GRPO, eval, model card (runs/smoke/)
+smoke: $(STAMP)  ## the whole path on a tiny model in under 2.5 min on 2 CPU cores: warm start, GRPO, eval, model card (runs/smoke/)
 	@$(PY) -m base_models --model tiny-random-llama --quiet
 	@$(PY) -m training.cli.smoke
 

@@ -61,6 +61,6 @@ def cpu_cost_report(max_steps: int, step: CpuStep, reference: CpuReference = CPU
              f"(scaled from a measured CPU step, {reference.source}; the first steps' times will say better)."]
     if seconds * max_steps > LONG_RUN_SECONDS:
         lines.append("  instead: `make smoke` runs the whole path (warm start, GRPO, eval, model card) on a tiny model "
-                     "in under 3 minutes on 2 cores; a GPU takes about a second a step (results/bench/); or shrink "
+                     "in under 2.5 minutes on 2 cores; a GPU takes about a second a step (results/bench/); or shrink "
                      'this run: TRAIN_ARGS="--max_steps 2 --per_device_train_batch_size 8 --num_generations 4"')
     return lines

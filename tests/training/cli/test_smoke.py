@@ -23,7 +23,8 @@ def test_the_smoke_is_a_small_warm_start_then_a_few_grpo_steps_from_it_then_eval
     assert run_args.init_adapter == str(tmp_path / "warm-start" / "final")  # GRPO from the warm start
     assert grpo_args.save_steps <= grpo_args.max_steps and run_args.promotion_every <= grpo_args.max_steps
     assert evaluate[2:5] == ["training.cli.evaluate", "--adapter", str(tmp_path / "stage-1" / "final")]
-    assert evaluate[evaluate.index("--n") + 1] == "4" and evaluate[-2:] == ["--out", str(tmp_path / "eval")]
+    assert evaluate[evaluate.index("--n") + 1] == "4" and evaluate[evaluate.index("--baseline") + 1] == "true"
+    assert evaluate[-2:] == ["--out", str(tmp_path / "eval")]
     args = publishing_parser().parse_args(card[3:])
     assert (args.command, args.run, args.hub) == ("model", tmp_path / "stage-1", "local")
     assert args.eval_file == tmp_path / "eval" / "eval.json" and args.staging == tmp_path / "publish"
