@@ -21,7 +21,8 @@ MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
 .PHONY: help setup corpus model train-stage train-arithmetic test lint clean lock dataset-preview publish-datasets publish-metric \
-	publish-model publish-space publish-base-model publish hub-serve bench-metric bench-train bench-datasets space browser eval warm-start curriculum arithmetic-control
+	publish-model publish-space publish-base-model publish hub-serve bench-metric bench-train bench-datasets space browser eval warm-start curriculum arithmetic-control \
+	smoke
 
 help:  ## list the targets
 	@grep -hE '^[a-zA-Z0-9_%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
@@ -87,6 +88,10 @@ curriculum: $(STAMP)  ## the measured curriculum (training/recipes/chains/curric
 
 arithmetic-control: $(STAMP)  ## the measured arithmetic control (training/recipes/chains/arithmetic-control.yaml): supervised phase, GRPO, then its eval
 	@$(PY) -m training.cli.curriculum --chain training/recipes/chains/arithmetic-control.yaml $(CHAIN_FLAGS)
+
+smoke: $(STAMP)  ## the whole path on a tiny model in under 2.5 min on 2 CPU cores: warm start, GRPO, eval, model card (runs/smoke/)
+	@$(PY) -m base_models --model tiny-random-llama --quiet
+	@$(PY) -m training.cli.smoke
 
 train-stage-%: $(STAMP)
 	@$(MAKE) --no-print-directory train-stage N=$*

@@ -23,6 +23,7 @@ EMBEDDED_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 EMBEDDED_GGUF_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 LLAMA_3B = "meta-llama/Llama-3.2-3B-Instruct"
 _COMPLETE = ".complete"
+HUB_PROBE_SECONDS = 5  # how long the Hub may take to answer before a Hub model counts as out of reach
 
 
 class ModelUnavailable(RuntimeError):
@@ -158,13 +159,51 @@ def pick_device(requested: str | None = None) -> str:
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
+@functools.cache
+def hub_unreachable(endpoint: str) -> str | None:
+    """Why ``endpoint`` gave no HTTP answer within ``HUB_PROBE_SECONDS``, or None when it answered (any status)."""
+    from huggingface_hub.utils import get_session
+
+    try:
+        get_session().head(endpoint, timeout=HUB_PROBE_SECONDS)
+    except Exception as exc:  # noqa: BLE001 - any transport failure means: not reachable from here
+        return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return None
+
+
+@functools.cache
+def hub_cache_only(repo_id: str) -> bool:
+    """Whether Hub model ``repo_id`` loads from the local Hub cache only: in offline mode, or when the Hub is out of
+    reach and the cache holds the model. Out of reach and not cached: a ModelUnavailable at once, instead of
+    huggingface_hub's retries (about a minute)."""
+    from huggingface_hub import constants, try_to_load_from_cache
+
+    if constants.is_offline_mode():
+        return True
+    reason = hub_unreachable(constants.ENDPOINT)
+    if reason is None:
+        return False
+    if isinstance(try_to_load_from_cache(repo_id, "config.json"), str):
+        logger.warning("cannot reach %s (%s): loading %s from the local Hub cache", constants.ENDPOINT, reason, repo_id)
+        return True
+    raise ModelUnavailable(
+        f"cannot reach {constants.ENDPOINT} ({reason}) to download {repo_id!r}, and the local Hub cache does not "
+        f"hold it. Hub models need network access (and a token for gated ones such as {LLAMA_3B}); offline, use "
+        f"the embedded default {EMBEDDED_MODEL!r}, the test model {TINY_RANDOM_MODEL!r} or a local folder")
+
+
+def _cache_only(source: str) -> bool:
+    """``local_files_only`` for ``from_pretrained`` of a resolved model argument (a folder never needs the Hub)."""
+    return False if Path(source).exists() else hub_cache_only(source)
+
+
 def load_tokenizer(name_or_path: str):
     """The tokenizer of a model argument (see :func:`resolve_model`)."""
     from transformers import AutoTokenizer
 
     source = resolve_model(name_or_path)
     try:
-        return AutoTokenizer.from_pretrained(source)
+        return AutoTokenizer.from_pretrained(source, local_files_only=_cache_only(source))
     except OSError as exc:
         raise ModelUnavailable(_hub_hint(name_or_path, exc)) from exc
 
@@ -179,7 +218,10 @@ def load_model(name_or_path: str, dtype: str | None = None, device: str | None =
     source = resolve_model(name_or_path)
     tokenizer = load_tokenizer(name_or_path)
     try:
-        model = AutoModelForCausalLM.from_pretrained(source, dtype=getattr(torch, dtype))
+        cache_only = _cache_only(source)
+        # adapter_kwargs too: transformers looks for an adapter_config.json without the caller's local_files_only
+        model = AutoModelForCausalLM.from_pretrained(source, dtype=getattr(torch, dtype), local_files_only=cache_only,
+                                                     adapter_kwargs={"local_files_only": cache_only})
     except OSError as exc:
         raise ModelUnavailable(_hub_hint(name_or_path, exc)) from exc
     return model.to(device), tokenizer
@@ -221,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         from transformers import AutoConfig
 
-        config = AutoConfig.from_pretrained(source)
+        config = AutoConfig.from_pretrained(source, local_files_only=_cache_only(source))
         tokenizer = load_tokenizer(args.model)
     except ModelUnavailable as exc:
         print(f"error: {exc}", file=sys.stderr)

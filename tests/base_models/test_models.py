@@ -1,4 +1,9 @@
 import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -13,7 +18,7 @@ from base_models.models import (
     load_model,
     resolve_model,
 )
-from tests.conftest import run_cli
+from tests.conftest import REPO_ROOT, run_cli
 
 
 def test_tiny_random_llama_has_the_real_tokenizer_and_chat_template(tiny_model_dir):
@@ -40,6 +45,47 @@ def test_resolve_model_forms(tiny_model_dir, tmp_path):
 def test_hub_id_without_network_is_a_clear_error():
     with pytest.raises(ModelUnavailable, match="offline, use the embedded default"):
         load_model("nobody/no-such-model", device="cpu")
+
+
+def _online(tmp_path, endpoint: str) -> dict:
+    """The environment of a process with Hub access on: offline mode unset, ``endpoint`` as the Hub, an empty cache."""
+    env = {k: v for k, v in os.environ.items() if k not in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")}
+    return {**env, "HF_ENDPOINT": endpoint, "HF_HUB_CACHE": str(tmp_path / "hub-cache")}
+
+
+def _closed_port() -> str:
+    """An endpoint on a loopback port nothing listens on: every connection is refused at once."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+
+def test_hub_id_out_of_reach_fails_at_once_without_retries(tmp_path):
+    """Online mode with the Hub out of reach: one probe, then the message (huggingface_hub alone retried ~1 min)."""
+    proc = subprocess.run([sys.executable, "-m", "training.cli.train", "--config", "training/recipes/stage-1.yaml",
+                           "--model", "nobody/no-such-model", "--report_to", "none", "--output_dir",
+                           str(tmp_path / "run")], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300,
+                          env=_online(tmp_path, _closed_port()))
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr and "Retrying" not in proc.stderr, proc.stderr[-2000:]
+    assert "error: cannot reach http://127.0.0.1:" in proc.stderr
+    assert "'nobody/no-such-model', and the local Hub cache does not hold it" in proc.stderr
+
+
+def test_hub_id_out_of_reach_loads_from_the_local_hub_cache(tiny_model_dir, tmp_path):
+    """A model the Hub cache holds (refs/main -> a snapshot) loads with the Hub out of reach, without retries."""
+    snapshot = tmp_path / "hub-cache" / "models--someone--cached-model" / "snapshots" / ("0" * 40)
+    shutil.copytree(tiny_model_dir, snapshot, ignore=shutil.ignore_patterns(".complete"))
+    (snapshot.parents[1] / "refs").mkdir()
+    (snapshot.parents[1] / "refs" / "main").write_text("0" * 40)
+    code = ("from base_models.models import load_model; m, t = load_model('someone/cached-model', device='cpu'); "
+            "print('layers', m.config.num_hidden_layers)")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300,
+                          env=_online(tmp_path, _closed_port()))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "layers 2" in proc.stdout
+    assert "loading someone/cached-model from the local Hub cache" in proc.stderr
+    assert "Retrying" not in proc.stderr
 
 
 def test_embedded_gguf_hash_is_checked():

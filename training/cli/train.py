@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shutil
 import sys
 import time
@@ -22,6 +23,8 @@ from base_models.models import ModelUnavailable
 from dataset_builders.fetch import FetchError
 from publishing.hub import HubError
 from training.core.arguments import RecipeError, RunArguments, parse_run_arguments
+from training.core.cpu_cost import cpu_cost_report
+from training.core.quiet_warnings import silence_library_deprecations
 from training.core.reporting import report
 from training.core.run_flags import completion_length_source, settle_grpo_flags
 from training.core.runs import adapter_folder, device_name, load_policy
@@ -134,6 +137,21 @@ def stage_limits(run_args: RunArguments, task, output_dir: Path) -> list:
     return limits
 
 
+def cpu_step(model, tokenizer, task, data_position: int, grpo_args):
+    """The size of this run's steps on this CPU (``training.core.cpu_cost``): the next problem's prompt tokens."""
+    import torch
+
+    from training.core.cpu_cost import CpuStep
+
+    prompt = task.problem("train", data_position)["prompt"]
+    prompt_tokens = (len(tokenizer(prompt)["input_ids"]) if isinstance(prompt, str) else
+                     len(tokenizer.apply_chat_template(prompt, add_generation_prompt=True, tokenize=True,
+                                                       return_dict=False)))
+    return CpuStep(completions=grpo_args.generation_batch_size, prompt_tokens=prompt_tokens,
+                   completion_tokens=grpo_args.max_completion_length,
+                   parameters=sum(p.numel() for p in model.parameters()), threads=torch.get_num_threads())
+
+
 def write_results(output_dir: Path, results_dir: Path, run_name: str, summary: dict) -> None:
     """metrics.jsonl, summary.json and PNG plots of the run under ``results_dir``."""
     from training.callbacks.run_metrics import read_metrics, summarize
@@ -155,18 +173,23 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     from training.callbacks.checkpoints import CheckpointRetention
     from training.callbacks.collapse_guard import CollapseGuard
     from training.callbacks.nonfinite_guard import SkipNonFiniteGradients
+    from training.callbacks.run_eta import RunEta
     from training.callbacks.run_metrics import MetricsFile
     from training.core.run_lock import hold_run_lock
     from training.core.run_task import task_for
     from training.core.tracking_run import name_tracking_run
+    from training.core.writable import check_writable
     from training.trainer.grpo_trainer import ObservedGRPOTrainer
     from training.trainer.rollout_observers import CompletionLogObserver, SampleOutputs
+    from training.trainer.step_progress import StepProgress
 
     output_dir = Path(grpo_args.output_dir)
+    results_dir = Path(run_args.results_dir or output_dir / "results")  # ad hoc, under the ignored runs/
+    check_writable(output_dir, "output_dir")
+    check_writable(results_dir, "results_dir")  # written at the end: found now, not after training
     hold_run_lock(output_dir)  # one run per folder: a second one stops here, naming the first's pid
     run_name = grpo_args.run_name or output_dir.name
     grpo_args.run_name = run_name
-    results_dir = Path(run_args.results_dir or output_dir / "results")  # ad hoc, under the ignored runs/
     check_trl_version(allow_untested=run_args.allow_untested_trl)
     task = task_for(run_args)
     settle_grpo_flags(run_args, grpo_args, task)
@@ -193,13 +216,15 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         model=model, reward_funcs=list(task.reward_funcs), args=grpo_args,
         train_dataset=task.train_stream(data_position), processing_class=tokenizer, peft_config=peft_config,
         callbacks=[retention, guard, nonfinite, *limits,
-                   MetricsFile(output_dir / "metrics.jsonl", grpo_args.max_completion_length,
-                                                 report=report)],
+                   MetricsFile(output_dir / "metrics.jsonl", grpo_args.max_completion_length, report=report),
+                   RunEta(report=report)],
         reference_column=task.reference_column, resample_problems=task.resample_problems(resample_position),
         dynamic_sampling_rounds=run_args.dynamic_sampling_rounds, observers=observers, data_position=data_position,
         fast_generation=run_args.fast_generation, fast_generation_compile=run_args.fast_generation_compile,
         resample_position=resample_position, word_credit=run_args.word_credit,
-        keep_word_signal_groups=run_args.keep_word_signal_groups)
+        keep_word_signal_groups=run_args.keep_word_signal_groups,
+        progress=StepProgress(enabled=int(os.environ.get("RANK", "0")) == 0, delay=run_args.progress_after_seconds,
+                              report=report))
     if run_args.nonfinite_probe_dir:
         from training.callbacks.nonfinite_probe import NonFiniteProbe
 
@@ -214,6 +239,10 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
            f"({length_source}), "
            f"{grpo_args.generation_batch_size // grpo_args.num_generations} prompts x {grpo_args.num_generations} "
            f"generations per step, output {output_dir}/")
+    if trainer.accelerator.device.type == "cpu":
+        for line in cpu_cost_report(grpo_args.max_steps, cpu_step(trainer.model, tokenizer, task, data_position,
+                                                                    grpo_args)):
+            report(line)
     started = time.time()
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
     final = write_final_adapter(trainer, output_dir, guard)
@@ -240,6 +269,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    silence_library_deprecations()  # before GRPOConfig is built: TRL's use of transformers' deprecated names
     if argv is None and len(sys.argv) == 1 or argv == []:
         print(__doc__.strip(), file=sys.stderr)
         return EXIT_SETUP_ERROR

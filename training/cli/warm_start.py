@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from training.core.arguments import RecipeError
+from training.core.quiet_warnings import silence_library_deprecations
 
 logger = logging.getLogger(__name__)
 
@@ -99,11 +100,14 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     from training.core.reporting import report
     from training.core.run_lock import hold_run_lock
     from training.core.runs import adapter_folder, device_name, load_policy
+    from training.core.writable import check_writable
 
     output_dir = Path(sft_args.output_dir)
+    results_dir = Path(args.results_dir or output_dir / "results")  # ad hoc, under the ignored runs/
+    check_writable(output_dir, "output_dir")
+    check_writable(results_dir, "results_dir")  # written at the end: found now, not after training
     hold_run_lock(output_dir)  # one run per folder: a second one stops here, naming the first's pid
     run_name = sft_args.run_name or output_dir.name
-    results_dir = Path(args.results_dir or output_dir / "results")  # ad hoc, under the ignored runs/
     words = parse_words(args.words)
     size = args.problems or \
         sft_args.max_steps * sft_args.per_device_train_batch_size * sft_args.gradient_accumulation_steps
@@ -161,6 +165,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    silence_library_deprecations()  # before SFTConfig is built: TRL's use of transformers' deprecated names
     try:
         args, sft_args, model_args = parse_warm_start_arguments(argv)
         warm_start(args, sft_args, model_args)

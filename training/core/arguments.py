@@ -75,7 +75,8 @@ class RunArguments:
         "help": "where metrics, summary and plots go (default <output_dir>/results; results/ holds only curated "
                 "copies)"})
     promotion_bar: float | None = field(default=None, metadata={
-        "help": "stop the stage once its validation NW score (greedy) reaches this (curriculum promotion)"})
+        "help": "stop the stage once its validation NW score (greedy) reaches this (curriculum promotion; 0: at "
+                "the first check)"})
     promotion_every: int = field(default=20, metadata={"help": "steps between validation checks for promotion"})
     promotion_problems: int = field(default=64, metadata={"help": "validation problems per promotion check"})
     allow_untested_trl: bool = field(default=False, metadata={
@@ -89,6 +90,9 @@ class RunArguments:
     keep_word_signal_groups: bool = field(default=False, metadata={
         "help": "with --word_credit: dynamic sampling keeps equal-reward groups whose words score unequally (a "
                 "repeated slip), which per-word credit still learns from; off: it swaps every equal-reward group"})
+    progress_after_seconds: float = field(default=5.0, metadata={
+        "help": "show a step's rollout progress (a bar over its token steps) and the start of its update once the "
+                "step has run this long (0: every step)"})
     nonfinite_probe_dir: str | None = field(default=None, metadata={
         "help": "diagnostic: replay steps with non-finite gradients and write reports here "
                 "(training.callbacks.nonfinite_probe)"})
@@ -233,6 +237,9 @@ def parse_recipe(dataclass_types: tuple, argv: list[str] | None = None) -> tuple
         parsed = tuple(parser.parse_args_into_dataclasses(argv))
     except ValueError as exc:
         raise RecipeError(str(exc)) from exc
+    from training.core.argument_checks import check_numbers
+
+    check_numbers(*parsed)  # --max_steps -5, --learning_rate -1: one message now, not a traceback after loading
     parsed[0].named = named
     return parsed
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
@@ -67,7 +68,9 @@ def merged_copy(policy, dtype: torch.dtype | None = None) -> torch.nn.Module:
         _register_attention()
         clone.config._attn_implementation = ATTENTION
     if any(getattr(module, "gradient_checkpointing", False) for module in clone.modules()):
-        clone.gradient_checkpointing_disable()  # it would drop the cache; inference keeps no activations anyway
+        # it would drop the cache; inference keeps no activations (transformers 5 names it activation_checkpointing)
+        disable = getattr(clone, "activation_checkpointing_disable", None) or clone.gradient_checkpointing_disable
+        disable()
     clone.eval()
     for parameter in clone.parameters():
         parameter.requires_grad_(False)
@@ -245,8 +248,11 @@ class GraphSampler:
 
     @torch.no_grad()
     def sample(self, prompts: list[list[int]], max_new_tokens: int, eos_token_ids, pad_token_id: int,
-               temperature: float = 1.0) -> list[list[int]]:
-        """Completion token ids per prompt, each up to and including its first end token."""
+               temperature: float = 1.0, on_token: Callable[[], None] | None = None) -> list[list[int]]:
+        """Completion token ids per prompt, each up to and including its first end token.
+
+        ``on_token``: called after each token step (the prefill's first token included), e.g. a progress bar's tick.
+        """
         greedy = temperature == 0
         n_prompts = len(prompts)
         batch = -(-n_prompts // self.batch_bucket) * self.batch_bucket
@@ -276,6 +282,8 @@ class GraphSampler:
         out = torch.empty(batch, max_new_tokens, dtype=torch.long, device=self.device)
         out[:, 0:1] = state.token
         done = torch.isin(state.token.view(-1), eos)
+        tick = on_token or (lambda: None)
+        tick()
         produced, start = 1, time.perf_counter()
         for t in range(1, max_new_tokens):
             if state.graph is not None:
@@ -285,6 +293,7 @@ class GraphSampler:
             out[:, t:t + 1] = state.token
             done |= torch.isin(state.token.view(-1), eos)
             produced = t + 1
+            tick()
             if t % 16 == 0 and bool(done.all()):
                 break
         rows = out[:n_prompts, :produced].tolist()

@@ -13,6 +13,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from accelerate.utils import gather_object
@@ -20,7 +21,9 @@ from trl import GRPOTrainer
 
 from dataset_builders.prompts import completion_text
 from training.callbacks.collapse_guard import GroupStats, group_stats
+from training.core.reporting import report
 from training.trainer.dynamic_sampling import replace_groups, zero_std_groups
+from training.trainer.step_progress import StepProgress
 
 logger = logging.getLogger(__name__)
 
@@ -74,13 +77,14 @@ class ObservedGRPOTrainer(GRPOTrainer):
     ``resample_problems``: an iterator of fresh problems (dataset rows) for dynamic sampling.
     ``observers``: callables ``(rollouts: list[Rollout], final: Rollout) -> None``, called on the main process.
     ``data_position`` / ``resample_position``: problems drawn so far from the stream and the resampling range.
+    ``progress``: what a slow step shows while it runs (default: a StepProgress on the main process).
     """
 
     def __init__(self, *args, reference_column: str = "target", resample_problems: Iterator[dict] | None = None,
                  dynamic_sampling_rounds: int = 0, observers: list[Callable] | None = None,
                  data_position: int = 0, resample_position: int = 0, fast_generation: bool = False,
                  fast_generation_compile: bool = False, word_credit: float = 0.0,
-                 keep_word_signal_groups: bool = False, **kwargs):
+                 keep_word_signal_groups: bool = False, progress: StepProgress | None = None, **kwargs):
         from training.trainer.attention_kernels import use_safe_attention_kernels
 
         use_safe_attention_kernels()  # left-padded prompts: cuDNN attention's backward gives NaN gradients
@@ -101,6 +105,9 @@ class ObservedGRPOTrainer(GRPOTrainer):
         self.keep_word_signal_groups = keep_word_signal_groups
         self._token_words = None
         self._rng_checkpoint: str | None = None
+        self.progress = progress or StepProgress(enabled=self.accelerator.is_main_process, report=report)
+        self._rollout_round = 0  # 0: the step's own prompts; 1, 2, ...: dynamic sampling rounds
+        self._step_completions = 0
         if self.dynamic_sampling_rounds and self.accelerator.num_processes > 1:
             logger.warning("dynamic sampling runs on one process only; it is off for this %d-process run "
                            "(the collapse guard still watches)", self.accelerator.num_processes)
@@ -127,16 +134,22 @@ class ObservedGRPOTrainer(GRPOTrainer):
 
     def _generate_single_turn(self, prompt_ids, images, multimodal_fields, num_generations, has_tool_images=False):
         start = time.perf_counter()
+        if not self.model.training:
+            return super()._generate_single_turn(prompt_ids, images, multimodal_fields, num_generations,
+                                                 has_tool_images)
+        step = self.state.global_step + 1
         try:
-            if self.graph_sampler is None or images is not None or not self.model.training:
-                return super()._generate_single_turn(prompt_ids, images, multimodal_fields, num_generations,
-                                                     has_tool_images)
-            from training.trainer.graph_sampler import sync_weights
+            with self.progress.rollout(step, len(prompt_ids), self.max_completion_length, self._rollout_round) as tick:
+                if self.graph_sampler is None or images is not None:
+                    with _counting_forward_calls(self.accelerator.unwrap_model(self.model), tick):
+                        return super()._generate_single_turn(prompt_ids, images, multimodal_fields, num_generations,
+                                                             has_tool_images)
+                from training.trainer.graph_sampler import sync_weights
 
-            sync_weights(self.accelerator.unwrap_model(self.model), self.graph_sampler.model)
-            completions = self.graph_sampler.sample(prompt_ids, self.max_completion_length, self.eos_token_ids,
-                                                    self._tokenizer.pad_token_id, self.temperature)
-            return completions, None
+                sync_weights(self.accelerator.unwrap_model(self.model), self.graph_sampler.model)
+                completions = self.graph_sampler.sample(prompt_ids, self.max_completion_length, self.eos_token_ids,
+                                                        self._tokenizer.pad_token_id, self.temperature, on_token=tick)
+                return completions, None
         finally:  # token ids come back as lists, so the GPU work is done by now
             self._generation_seconds += time.perf_counter() - start
 
@@ -149,6 +162,8 @@ class ObservedGRPOTrainer(GRPOTrainer):
 
     def _prepare_inputs(self, generation_batch):
         inputs = super()._prepare_inputs(generation_batch)
+        if self.model.training:
+            self.progress.update_started(self.state.global_step + 1, self._step_completions)
         if self.nonfinite_probe is not None and self.model.training:
             self.nonfinite_probe.remember(inputs)  # the micro-batch the loss is computed on
         return inputs
@@ -186,6 +201,8 @@ class ObservedGRPOTrainer(GRPOTrainer):
             return super()._generate_and_score_completions(inputs)
         step = self.state.global_step + 1
         self._generation_seconds = 0.0
+        self._rollout_round = 0
+        self.progress.step_started(step)
         output = super()._generate_and_score_completions(inputs)
         first = self._rollout(step, 0, output)
         self.data_position += len(first.records) // self.num_generations
@@ -194,6 +211,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
             zero = self._uninformative_groups(final_records)
             if not zero:
                 break
+            self._rollout_round = round_
             output, fresh = self._resample(step, round_, output, zero, final_records)
             rollouts.append(fresh)
         final = Rollout(step=step, round=rollouts[-1].round, group_size=self.num_generations, records=final_records)
@@ -201,6 +219,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
             output = self._with_word_credit(output, final_records)
         self._record_group_metrics(first, final, rollouts)
         self._metrics["train"]["time/generation"].append(self._generation_seconds)  # all rounds of the step
+        self._step_completions = len(final_records)
         if self.accelerator.is_main_process:
             for observe in self.observers:
                 observe(rollouts, final)
@@ -257,6 +276,16 @@ class ObservedGRPOTrainer(GRPOTrainer):
         metrics["groups/zero_std_fraction_trained"].append(final_stats.zero_std_fraction)
         metrics["groups/resampled"].append(float(sum(len(r.records) for r in rollouts[1:]) // self.num_generations))
         metrics["data/position"] = [float(self.data_position)]
+
+
+@contextmanager
+def _counting_forward_calls(model, tick: Callable[[], None]):
+    """Call ``tick`` after each forward pass of ``model``'s output layer (one per token step of ``generate``)."""
+    handle = model.get_output_embeddings().register_forward_hook(lambda module, args, output: tick())
+    try:
+        yield
+    finally:
+        handle.remove()
 
 
 def _finite(value: float) -> float | None:

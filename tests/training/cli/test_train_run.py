@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import torch
 from safetensors.torch import load_file
 
@@ -35,9 +36,17 @@ def adapter_weights(folder: Path) -> dict[str, torch.Tensor]:
 
 
 def test_two_grpo_steps_write_checkpoints_logs_metrics_and_results(tiny_model_dir, tmp_path):
-    proc = run_cli(*train_args(tmp_path, "--max_steps", "2", "--save_steps", "1", "--sample_outputs_steps", "1"))
+    proc = run_cli(*train_args(tmp_path, "--max_steps", "2", "--save_steps", "1", "--sample_outputs_steps", "1",
+                               "--progress_after_seconds", "0"))
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "fast generation is off" not in proc.stderr  # the recipes sample with training.trainer.graph_sampler
+    assert "FutureWarning" not in proc.stderr  # TRL's calls of transformers' deprecated names, at every step
+    # a first run on CPU: its cost before it starts, progress inside each step, then its pace and end
+    assert "no GPU: this run trains on the CPU" in proc.stdout and "2 steps x 4 completions of up to 8 tokens" \
+        in proc.stdout and "Estimated time: " in proc.stdout
+    assert "step 1: sampling 4 completions:" in proc.stderr and "/8 [" in proc.stderr  # the rollout's token steps
+    assert "step 1: 4 completions sampled and scored in" in proc.stdout and "now the update" in proc.stdout
+    assert "step 1 of 2 took " in proc.stdout and "at that pace the last step takes" in proc.stdout
     run = tmp_path / "run"
     assert "run run: stage-1, 2 steps, from a fresh LoRA adapter" in proc.stdout
     assert sorted(p.name for p in run.glob("checkpoint-*")) == ["checkpoint-1", "checkpoint-2"]
@@ -183,3 +192,54 @@ def test_after_a_collapse_the_final_adapter_is_the_last_checkpoint_before_it(tmp
     final = write_final_adapter(trainer=None, output_dir=tmp_path, guard=guard)
     assert final == tmp_path / "final" and (final / "adapter_model.safetensors").read_text() == "40"
     assert not (final / "optimizer.pt").exists()
+
+
+def _fails_before_loading(proc) -> None:
+    """Exit 2 with one message: no traceback, and no model was loaded (the check came first)."""
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr and "Loading weights" not in proc.stderr, proc.stderr[-3000:]
+
+
+def test_bad_numbers_stop_the_cli_before_the_model_loads(tmp_path):
+    proc = run_cli(*train_args(tmp_path, "--max_steps", "-5", "--learning_rate", "-1"))
+    _fails_before_loading(proc)
+    assert "error: --max_steps -5 must be a whole number >= 1; --learning_rate -1.0 must be a number >= 0" \
+        in proc.stderr
+
+
+def test_folders_that_cannot_be_written_stop_the_run_before_training(tmp_path):
+    """A results folder that cannot be made was found only after training; an output folder gave a traceback."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("in the way")
+    proc = run_cli("-m", "training.cli.train", *TINY_RUN, "--max_steps", "1", "--output_dir", str(tmp_path / "run"),
+                   "--results_dir", str(blocker / "results"))
+    _fails_before_loading(proc)
+    assert f"error: --results_dir {blocker}/results cannot be a folder: {blocker} is a file" in proc.stderr
+    assert not (tmp_path / "run").exists()  # nothing was started
+    proc = run_cli("-m", "training.cli.train", *TINY_RUN, "--max_steps", "1", "--output_dir", str(blocker / "run"))
+    _fails_before_loading(proc)
+    assert f"error: --output_dir {blocker}/run cannot be a folder: {blocker} is a file" in proc.stderr
+
+
+def test_the_warm_start_checks_its_folders_before_training(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("in the way")
+    proc = run_cli("-m", "training.cli.warm_start", "--config", "training/recipes/sft-every-length.yaml", "--model",
+                   "tiny-random-llama", "--max_steps", "1", "--report_to", "none", "--output_dir",
+                   str(tmp_path / "run"), "--results_dir", str(blocker / "results"))
+    _fails_before_loading(proc)
+    assert f"error: --results_dir {blocker}/results cannot be a folder: {blocker} is a file" in proc.stderr
+
+
+def test_check_writable_probes_without_leaving_anything(tmp_path):
+    from training.core.arguments import RecipeError
+    from training.core.writable import check_writable
+
+    check_writable(tmp_path / "new" / "deeper", "output_dir")
+    check_writable(tmp_path, "output_dir")
+    assert list(tmp_path.iterdir()) == []  # the probe file is gone and no folder was made
+    if os.geteuid() != 0:  # root writes into a read-only folder anyway
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        with pytest.raises(RecipeError, match="cannot be written: Permission denied"):
+            check_writable(locked / "run", "output_dir")

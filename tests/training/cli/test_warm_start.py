@@ -38,6 +38,7 @@ def _make_warm_start(train_args: str):
                            f"--dataset_num_proc 1 {train_args}"],
                           cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "FutureWarning" not in proc.stderr  # TRL's SFTConfig sets transformers' deprecated gradient_checkpointing
     return proc
 
 

@@ -83,3 +83,35 @@ def test_a_recipe_holds_what_differs_from_its_base(tmp_path):
     (tmp_path / "orphan.yaml").write_text("base: nowhere.yaml\n")
     with pytest.raises(RecipeError, match="no base recipe nowhere.yaml"):
         merged_config(["--config", str(tmp_path / "orphan.yaml")])
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--max_steps", "-5"], "--max_steps -5 must be a whole number >= 1"),
+    (["--max_steps", "0"], "--max_steps 0 must be a whole number >= 1"),
+    (["--learning_rate", "-1"], "--learning_rate -1.0 must be a number >= 0"),
+    (["--learning_rate", "nan"], "--learning_rate nan must be a number >= 0"),
+    (["--temperature", "0"], "--temperature 0.0 must be a number > 0"),
+    (["--save_steps", "0"], "--save_steps 0.0 must be a number > 0"),
+    (["--promotion_bar", "1.5"], r"--promotion_bar 1.5 must be a number in \[0, 1\]"),
+    (["--word_credit", "-0.5"], r"--word_credit -0.5 must be a number in \[0, 1\]"),
+    (["--max_train_minutes", "-1"], "--max_train_minutes -1.0 must be a number > 0"),
+    (["--dynamic_sampling_rounds", "-1"], "--dynamic_sampling_rounds -1 must be a whole number >= 0"),
+    (["--num_generations", "1"], "at least 2 generations per prompt"),  # TRL's own check, also a RecipeError
+    (["--per_device_train_batch_size", "5"], "generation_batch_size .5. must be divisible by num_generations"),
+])
+def test_numbers_out_of_range_are_a_recipe_error(flags, message):
+    with pytest.raises(RecipeError, match=message):
+        parse_run_arguments(["--config", STAGE_3, *flags])
+
+
+def test_every_bad_number_is_named_in_one_message():
+    with pytest.raises(RecipeError, match="--max_steps -5 must be .*; --learning_rate -1.0 must be"):
+        parse_run_arguments(["--config", STAGE_3, "--max_steps", "-5", "--learning_rate", "-1"])
+
+
+def test_the_warm_start_checks_its_numbers_too():
+    from training.cli.warm_start import parse_warm_start_arguments
+
+    recipe = str(RECIPES_DIR / "sft-every-length.yaml")
+    with pytest.raises(RecipeError, match="--problems 0 must be a whole number >= 1; --learning_rate -1.0 must be"):
+        parse_warm_start_arguments(["--config", recipe, "--learning_rate", "-1", "--problems", "0"])

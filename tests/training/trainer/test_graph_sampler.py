@@ -80,3 +80,16 @@ def test_fast_generation_falls_back_to_trls_generate_where_it_does_not_apply(tin
                    "--fast_generation", "true", "--top_k", "5", "--output_dir", str(tmp_path / "run"),
                    "--results_dir", str(tmp_path / "results"))
     assert proc.returncode == 0 and "fast generation is off (not supported with top_k)" in proc.stderr
+
+
+def test_merged_copy_of_a_checkpointing_policy_turns_checkpointing_off_without_a_deprecation(tiny_model_dir, recwarn):
+    """CPU runs train with activation checkpointing; the inference copy drops it through the current API."""
+    from training.trainer.graph_sampler import merged_copy
+
+    policy, _ = _policy(tiny_model_dir)
+    policy.base_model.model.activation_checkpointing_enable()
+    assert any(getattr(m, "gradient_checkpointing", False) for m in policy.modules())
+    recwarn.clear()
+    copy = merged_copy(policy)
+    assert not any(getattr(m, "gradient_checkpointing", False) for m in copy.modules())
+    assert not [w for w in recwarn if issubclass(w.category, FutureWarning)], [str(w.message) for w in recwarn]
