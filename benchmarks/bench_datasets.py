@@ -55,18 +55,27 @@ def measure(count: int = 3000) -> list[dict]:
         problems = InterleaveProblems(corpus, "train", words)
         setup = time.perf_counter() - started
         stream_first, stream_rate = _stream_rate(curriculum_stream(stage=stage, corpus=corpus), count)
-        rows.append({
-            "dataset": "interleave-curriculum", "config": f"stage-{stage}", "setup_s": round(setup, 3),
-            "generator_per_s": round(_rate(lambda n, problems=problems: (problems[i] for i in range(n)), count)),
-            "stream_first_s": round(stream_first, 3), "stream_per_s": round(stream_rate),
-        })
+        rows.append(
+            {
+                "dataset": "interleave-curriculum",
+                "config": f"stage-{stage}",
+                "setup_s": round(setup, 3),
+                "generator_per_s": round(_rate(lambda n, problems=problems: (problems[i] for i in range(n)), count)),
+                "stream_first_s": round(stream_first, 3),
+                "stream_per_s": round(stream_rate),
+            }
+        )
     started = time.perf_counter()
     arithmetic = ArithmeticProblems()
     setup = time.perf_counter() - started
-    rows.append({
-        "dataset": "arithmetic", "config": "3x2", "setup_s": round(setup, 3),
-        "generator_per_s": round(_rate(lambda n: (arithmetic.problem("train", i) for i in range(n)), count)),
-    })
+    rows.append(
+        {
+            "dataset": "arithmetic",
+            "config": "3x2",
+            "setup_s": round(setup, 3),
+            "generator_per_s": round(_rate(lambda n: (arithmetic.problem("train", i) for i in range(n)), count)),
+        }
+    )
     rows[-1]["stream_first_s"], rate = (round(v, 3) for v in _stream_rate(arithmetic_stream(), count))
     rows[-1]["stream_per_s"] = round(rate)
     return rows
@@ -78,18 +87,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=3000, help="problems generated per measurement")
     args = parser.parse_args(argv)
     rows = measure(args.count)
-    lines = ["| dataset | config | generator set-up s | problems/s (generator) | stream: s to first problem "
-             "| problems/s (stream) |", "|---|---|---|---|---|---|"]
-    lines += [f"| {r['dataset']} | {r['config']} | {r['setup_s']:.2f} | {r['generator_per_s']:,} "
-              f"| {r['stream_first_s']:.2f} | {r['stream_per_s']:,} |" for r in rows]
+    lines = [
+        "| dataset | config | generator set-up s | problems/s (generator) | stream: s to first problem "
+        "| problems/s (stream) |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {r['dataset']} | {r['config']} | {r['setup_s']:.2f} | {r['generator_per_s']:,} "
+        f"| {r['stream_first_s']:.2f} | {r['stream_per_s']:,} |"
+        for r in rows
+    ]
     table = "\n".join(lines)
     print(table)
     if args.out:
         command = "python -m benchmarks.bench_datasets " + " ".join(argv if argv is not None else sys.argv[1:])
         machine = f"{_cpu_name()} ({os.cpu_count()} cores), Python {platform.python_version()}, one process"
         args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "speed.json").write_text(json.dumps({"command": command.strip(), "machine": machine,
-                                                          "count": args.count, "rows": rows}, indent=1) + "\n")
+        (args.out / "speed.json").write_text(
+            json.dumps({"command": command.strip(), "machine": machine, "count": args.count, "rows": rows}, indent=1)
+            + "\n"
+        )
         (args.out / "speed.md").write_text(f"{table}\n\nMade by `{command.strip()}` on {machine}.\n")
     return 0
 

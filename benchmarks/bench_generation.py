@@ -58,8 +58,15 @@ def measure(method: str, model, tokenizer, prompts, max_new_tokens: int, repeats
     import torch
 
     config = copy.deepcopy(model.generation_config)
-    config.update(do_sample=True, temperature=1.0, top_k=0, top_p=1.0, max_new_tokens=max_new_tokens,
-                  pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id)
+    config.update(
+        do_sample=True,
+        temperature=1.0,
+        top_k=0,
+        top_p=1.0,
+        max_new_tokens=max_new_tokens,
+        pad_token_id=tokenizer.pad_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+    )
     if method.startswith("static"):
         config.cache_implementation = "static"
     if method in ("graph", "graph_compiled"):
@@ -81,9 +88,15 @@ def measure(method: str, model, tokenizer, prompts, max_new_tokens: int, repeats
         tokens += _completion_tokens(completions, eos)
         longest = max(longest, max(len(c) for c in completions))
     seconds = sum(times)
-    return {"method": method, "batch": len(prompts), "max_new_tokens": max_new_tokens, "seconds": seconds / repeats,
-            "tokens": tokens // repeats, "tokens_per_second": tokens / seconds,
-            "ms_per_token_step": 1000 * seconds / repeats / max(1, longest)}
+    return {
+        "method": method,
+        "batch": len(prompts),
+        "max_new_tokens": max_new_tokens,
+        "seconds": seconds / repeats,
+        "tokens": tokens // repeats,
+        "tokens_per_second": tokens / seconds,
+        "ms_per_token_step": 1000 * seconds / repeats / max(1, longest),
+    }
 
 
 def _measure_graph(policy, tokenizer, prompts, max_new_tokens: int, repeats: int, compile: bool = False) -> dict:
@@ -116,9 +129,16 @@ def _measure_graph(policy, tokenizer, prompts, max_new_tokens: int, repeats: int
         method = "graph_compiled (compile failed: graph)"
     if not sampler.use_cuda_graph:
         method += " (capture failed: eager)"
-    return {"method": method, "batch": len(prompts), "max_new_tokens": max_new_tokens, "seconds": seconds / repeats,
-            "tokens": tokens // repeats, "tokens_per_second": tokens / seconds,
-            "ms_per_token_step": 1000 * seconds / repeats / max(1, longest), "warm_up_seconds": warm_up_seconds}
+    return {
+        "method": method,
+        "batch": len(prompts),
+        "max_new_tokens": max_new_tokens,
+        "seconds": seconds / repeats,
+        "tokens": tokens // repeats,
+        "tokens_per_second": tokens / seconds,
+        "ms_per_token_step": 1000 * seconds / repeats / max(1, longest),
+        "warm_up_seconds": warm_up_seconds,
+    }
 
 
 def policy_for_bench(model_name: str):
@@ -134,8 +154,9 @@ def policy_for_bench(model_name: str):
     return model.eval(), tokenizer
 
 
-def run_generation_bench(model, tokenizer, stages, batches, methods, num_generations: int = 8,
-                         repeats: int = 2, log=print) -> list[dict]:
+def run_generation_bench(
+    model, tokenizer, stages, batches, methods, num_generations: int = 8, repeats: int = 2, log=print
+) -> list[dict]:
     """One result per (stage, batch, method); a method that fails is recorded with its error."""
     from dataset_builders import tasks
 
@@ -164,8 +185,11 @@ def run_generation_bench(model, tokenizer, stages, batches, methods, num_generat
 def main(argv: list[str] | None = None) -> int:
     import torch
 
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_generation", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.bench_generation",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--model", default="smollm2-135m-instruct")
     parser.add_argument("--stages", type=int, nargs="+", default=[1, 4])
     parser.add_argument("--batches", type=int, nargs="+", default=[128, 512])
@@ -179,26 +203,50 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     model, tokenizer = policy_for_bench(args.model)
-    results = run_generation_bench(model, tokenizer, args.stages, args.batches, args.methods, args.num_generations,
-                                   args.repeats, log=lambda line: print(line, flush=True))
+    results = run_generation_bench(
+        model,
+        tokenizer,
+        args.stages,
+        args.batches,
+        args.methods,
+        args.num_generations,
+        args.repeats,
+        log=lambda line: print(line, flush=True),
+    )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     device = torch.cuda.get_device_name()
-    (out / "bench.json").write_text(json.dumps({"device": device, "torch": torch.__version__, "results": results},
-                                               indent=2) + "\n")
-    lines = [f"# Rollout generation, {device}", "",
-             "| stage | batch | max new tokens | method | tokens/s | ms per token step | x dynamic |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+    (out / "bench.json").write_text(
+        json.dumps({"device": device, "torch": torch.__version__, "results": results}, indent=2) + "\n"
+    )
+    lines = [
+        f"# Rollout generation, {device}",
+        "",
+        "| stage | batch | max new tokens | method | tokens/s | ms per token step | x dynamic |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
     for r in results:
-        base = next((b for b in results if b["stage"] == r["stage"] and b["batch"] == r["batch"]
-                     and b["method"] == "dynamic" and "error" not in b), None)
+        base = next(
+            (
+                b
+                for b in results
+                if b["stage"] == r["stage"]
+                and b["batch"] == r["batch"]
+                and b["method"] == "dynamic"
+                and "error" not in b
+            ),
+            None,
+        )
         if "error" in r:
-            lines.append(f"| {r['stage']} | {r['batch']} | {r['max_new_tokens']} | {r['method']} | failed: "
-                         f"{r['error']} | | |")
+            lines.append(
+                f"| {r['stage']} | {r['batch']} | {r['max_new_tokens']} | {r['method']} | failed: {r['error']} | | |"
+            )
             continue
         ratio = f"{r['tokens_per_second'] / base['tokens_per_second']:.1f}" if base else ""
-        lines.append(f"| {r['stage']} | {r['batch']} | {r['max_new_tokens']} | {r['method']} | "
-                     f"{r['tokens_per_second']:,.0f} | {r['ms_per_token_step']:.1f} | {ratio} |")
+        lines.append(
+            f"| {r['stage']} | {r['batch']} | {r['max_new_tokens']} | {r['method']} | "
+            f"{r['tokens_per_second']:,.0f} | {r['ms_per_token_step']:.1f} | {ratio} |"
+        )
     (out / "bench.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0

@@ -105,7 +105,8 @@ def pair_rows(n: int, pred: str, ref: str) -> dict[str, float]:
     for name in available_backends("score"):
         ids = arrays if name in ("numba", "numpy") else (a, b)
         methods[f"kernel: {name} (ids as {'int32 arrays' if ids is arrays else 'lists'})"] = (
-            lambda k=SCORE_KERNELS[name], ids=ids: k(*ids, DEFAULT_SCORING))
+            lambda k=SCORE_KERNELS[name], ids=ids: k(*ids, DEFAULT_SCORING)
+        )
         assert SCORE_KERNELS[name](*ids, DEFAULT_SCORING) == expected, name
     methods["pure Python textbook DP (on words)"] = lambda: textbook_dp(p, r)
     aligner = biopython_aligner()
@@ -126,21 +127,25 @@ def batch_rows(n: int, rng: random.Random, all_cores: set[int]) -> dict[str, flo
     pairs = [make_pair(n, rng) for _ in range(BATCH)]
     preds, refs = [p for p, _ in pairs], [r for _, r in pairs]
     trigrams = [(_trigrams(p), _trigrams(r)) for p, r in pairs]
-    jobs = {"nw_scores (from strings)": lambda backend, workers: nw_scores(preds, refs, backend=backend,
-                                                                           workers=workers),
-            "LCS of word trigrams (the dense reward's core)": lambda backend, workers: sequence_scores(
-                trigrams, LCS, backend, workers)}
+    jobs = {
+        "nw_scores (from strings)": lambda backend, workers: nw_scores(preds, refs, backend=backend, workers=workers),
+        "LCS of word trigrams (the dense reward's core)": lambda backend, workers: sequence_scores(
+            trigrams, LCS, backend, workers
+        ),
+    }
     rows = {}
     for label, job in jobs.items():
         for backend in ["auto", *available_backends("score")]:
             if backend != "python":
-                rows[f"{label}, {backend}, one core"] = best_time(lambda job=job, backend=backend: job(backend, 1),
-                                                                  samples=5)
+                rows[f"{label}, {backend}, one core"] = best_time(
+                    lambda job=job, backend=backend: job(backend, 1), samples=5
+                )
         if "rapidfuzz" in available_backends("score") and hasattr(os, "sched_setaffinity") and len(all_cores) > 1:
             pinned = os.sched_getaffinity(0)
             os.sched_setaffinity(0, all_cores)
             rows[f"{label}, rapidfuzz, workers=-1 ({len(all_cores)} cores)"] = best_time(
-                lambda job=job: job("rapidfuzz", -1), samples=5)
+                lambda job=job: job("rapidfuzz", -1), samples=5
+            )
             os.sched_setaffinity(0, pinned)
     return rows
 
@@ -156,15 +161,18 @@ def numba_warm_up_seconds() -> dict[str, float]:
         return {}
     import tempfile
 
-    code = ("import time; from metrics.needleman_wunsch import nw_kernels as k; t = time.perf_counter(); "
-            "k._numba_warm_up(); print(time.perf_counter() - t)")
+    code = (
+        "import time; from metrics.needleman_wunsch import nw_kernels as k; t = time.perf_counter(); "
+        "k._numba_warm_up(); print(time.perf_counter() - t)"
+    )
     root = Path(__file__).resolve().parents[1]
     out = {}
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
         for label in ("empty cache (compiles)", "cached (loads)"):
-            result = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True,
-                                    check=True)
+            result = subprocess.run(
+                [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, check=True
+            )
             out[label] = float(result.stdout.strip().splitlines()[-1])
     return out
 
@@ -187,25 +195,42 @@ def machine() -> dict:
 def markdown(result: dict) -> str:
     sizes = [str(n) for n in result["sizes"]]
     base = "this implementation (auto, from strings)"
-    lines = ["Time per n x n-word pair (ms, best of 5) and its ratio to this implementation (auto, from strings).", "",
-             "| method | " + " | ".join(f"{n} words" for n in sizes) + " |",
-             "|---|" + "---|" * len(sizes)]
+    lines = [
+        "Time per n x n-word pair (ms, best of 5) and its ratio to this implementation (auto, from strings).",
+        "",
+        "| method | " + " | ".join(f"{n} words" for n in sizes) + " |",
+        "|---|" + "---|" * len(sizes),
+    ]
     for method in result["pairs"][sizes[0]]:
         cells = []
         for n in sizes:
             t, t0 = result["pairs"][n][method], result["pairs"][n][base]
             cells.append(f"{t * 1e3:.3g} ms ({t / t0:.2g}x)")
         lines.append(f"| {method} | " + " | ".join(cells) + " |")
-    lines += ["", f"Batches of {BATCH} pairs of {result['batch_words']} words (seconds per batch, best of 5):", "",
-              "| batch, backend, cores | seconds |", "|---|---|"]
+    lines += [
+        "",
+        f"Batches of {BATCH} pairs of {result['batch_words']} words (seconds per batch, best of 5):",
+        "",
+        "| batch, backend, cores | seconds |",
+        "|---|---|",
+    ]
     lines += [f"| {name} | {t:.3f} |" for name, t in result["batch"].items()]
     if result["numba_warm_up"]:
-        lines += ["", "First call of the numba kernels in a fresh process:", "", "| numba cache | seconds |",
-                  "|---|---|"]
+        lines += [
+            "",
+            "First call of the numba kernels in a fresh process:",
+            "",
+            "| numba cache | seconds |",
+            "|---|---|",
+        ]
         lines += [f"| {name} | {t:.2f} |" for name, t in result["numba_warm_up"].items()]
     m = result["machine"]
-    lines += ["", f"Machine: {m['cpu']}, {m['cores']} cores (the benchmark pinned to one), Python {m['python']}, "
-              + ", ".join(f"{k} {v}" for k, v in m["versions"].items() if v) + "."]
+    lines += [
+        "",
+        f"Machine: {m['cpu']}, {m['cores']} cores (the benchmark pinned to one), Python {m['python']}, "
+        + ", ".join(f"{k} {v}" for k, v in m["versions"].items() if v)
+        + ".",
+    ]
     return "\n".join(lines) + "\n"
 
 

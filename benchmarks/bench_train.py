@@ -27,8 +27,15 @@ CONFIGS = {
     "trl-defaults": ["--fast_generation", "false", "--gradient_checkpointing", "true"],
     "project": [],
 }
-RECIPES = {"1": "stage-1", "2": "stage-2", "3": "stage-3", "4": "stage-4", "5": "stage-5", "6": "stage-6",
-           "arithmetic": "arithmetic"}
+RECIPES = {
+    "1": "stage-1",
+    "2": "stage-2",
+    "3": "stage-3",
+    "4": "stage-4",
+    "5": "stage-5",
+    "6": "stage-6",
+    "arithmetic": "arithmetic",
+}
 
 
 def parse_grpo_runs(specs: list[str]) -> list[tuple[str, int]]:
@@ -37,8 +44,10 @@ def parse_grpo_runs(specs: list[str]) -> list[tuple[str, int]]:
     for spec in specs:
         name, _, steps = spec.partition(":")
         if name not in RECIPES or not steps.isdigit() or int(steps) < 2:
-            raise ValueError(f"--grpo {spec!r}: expected STAGE:STEPS or arithmetic:STEPS with STEPS >= 2 "
-                             f"(stages {', '.join(k for k in RECIPES if k != 'arithmetic')})")
+            raise ValueError(
+                f"--grpo {spec!r}: expected STAGE:STEPS or arithmetic:STEPS with STEPS >= 2 "
+                f"(stages {', '.join(k for k in RECIPES if k != 'arithmetic')})"
+            )
         runs.append((RECIPES[name], int(steps)))
     return runs
 
@@ -62,8 +71,11 @@ def summarize_grpo(records: list[dict]) -> dict:
         "reward_mean": statistics.mean(rewards),
         "rewards": rewards,
     }
-    for key, name in (("time/generation", "generation_seconds"), ("completions/mean_length", "mean_length"),
-                      ("groups/resampled", "resampled_groups")):
+    for key, name in (
+        ("time/generation", "generation_seconds"),
+        ("completions/mean_length", "mean_length"),
+        ("groups/resampled", "resampled_groups"),
+    ):
         if values(key, later):
             summary[name] = statistics.mean(values(key, later))
     if values("gpu_peak_memory_gib"):
@@ -77,9 +89,28 @@ def run_grpo(recipe: str, config: str, steps: int, model: str, workdir: Path, ti
 
     run_dir = workdir / f"{recipe}-{config}"
     shutil.rmtree(run_dir, ignore_errors=True)  # the bench's own scratch run: always from scratch
-    cmd = [sys.executable, "-m", "training.cli.train", "--config", f"training/recipes/{recipe}.yaml", "--model", model,
-           "--init_adapter", "base", "--report_to", "none", "--max_steps", str(steps), "--save_steps", str(10 * steps),
-           "--output_dir", str(run_dir), "--results_dir", str(run_dir / "results"), *CONFIGS[config]]
+    cmd = [
+        sys.executable,
+        "-m",
+        "training.cli.train",
+        "--config",
+        f"training/recipes/{recipe}.yaml",
+        "--model",
+        model,
+        "--init_adapter",
+        "base",
+        "--report_to",
+        "none",
+        "--max_steps",
+        str(steps),
+        "--save_steps",
+        str(10 * steps),
+        "--output_dir",
+        str(run_dir),
+        "--results_dir",
+        str(run_dir / "results"),
+        *CONFIGS[config],
+    ]
     start = time.perf_counter()
     proc = subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout)
     result = {"recipe": recipe, "config": config, "flags": CONFIGS[config], "wall_seconds": time.perf_counter() - start}
@@ -94,6 +125,7 @@ def run_grpo(recipe: str, config: str, steps: int, model: str, workdir: Path, ti
 
 def merge_results(old: dict, new: dict) -> dict:
     """``new`` on top of ``old``: entries with the same key (stage/batch/method, recipe/config) are replaced."""
+
     def merged(key_of, part):
         entries = {key_of(e): e for e in old.get(part, [])}
         entries.update({key_of(e): e for e in new.get(part, [])})
@@ -111,26 +143,47 @@ def _ratio(a, b) -> str:
 
 def render_table(bench: dict) -> str:
     """The markdown table of a bench.json: each project figure beside TRL's default and their ratio."""
-    lines = [f"# TRL defaults vs project settings, {bench.get('device', '?')}", "",
-             f"Model {bench.get('model', '?')}; torch {bench.get('torch', '?')}, transformers "
-             f"{bench.get('transformers', '?')}, trl {bench.get('trl', '?')}. Written by `make bench-train`.", "",
-             "## Rollouts: tokens/s (sampling at temperature 1, LoRA r=32 on all linear layers, weight sync included)",
-             "", "| stage | completions | max new tokens | TRL default generate | project sampler | ratio |",
-             "| --- | --- | --- | --- | --- | --- |"]
+    lines = [
+        f"# TRL defaults vs project settings, {bench.get('device', '?')}",
+        "",
+        f"Model {bench.get('model', '?')}; torch {bench.get('torch', '?')}, transformers "
+        f"{bench.get('transformers', '?')}, trl {bench.get('trl', '?')}. Written by `make bench-train`.",
+        "",
+        "## Rollouts: tokens/s (sampling at temperature 1, LoRA r=32 on all linear layers, weight sync included)",
+        "",
+        "| stage | completions | max new tokens | TRL default generate | project sampler | ratio |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
     generation = bench.get("generation", [])
     for entry in generation:
         if entry["method"] == "dynamic":
             continue
-        base = next((b for b in generation if b["method"] == "dynamic" and b["stage"] == entry["stage"]
-                     and b["batch"] == entry["batch"]), None)
+        base = next(
+            (
+                b
+                for b in generation
+                if b["method"] == "dynamic" and b["stage"] == entry["stage"] and b["batch"] == entry["batch"]
+            ),
+            None,
+        )
         base_tps = base.get("tokens_per_second") if base else None
-        ours = f"{entry['tokens_per_second']:,.0f} ({entry['method']})" if "tokens_per_second" in entry \
+        ours = (
+            f"{entry['tokens_per_second']:,.0f} ({entry['method']})"
+            if "tokens_per_second" in entry
             else f"failed ({entry['method']}): {entry.get('error', '')[:80]}"
-        lines.append(f"| {entry['stage']} | {entry['batch']} | {entry['max_new_tokens']} | "
-                     f"{f'{base_tps:,.0f}' if base_tps else 'n/a'} | {ours} | "
-                     f"{_ratio(entry.get('tokens_per_second'), base_tps)} |")
-    lines += ["", "## GRPO steps (recipe batch: 8 prompts x 8 generations, up to 2 dynamic-sampling rounds)", "",
-              "| run | steps | metric | TRL defaults | project | ratio |", "| --- | --- | --- | --- | --- | --- |"]
+        )
+        lines.append(
+            f"| {entry['stage']} | {entry['batch']} | {entry['max_new_tokens']} | "
+            f"{f'{base_tps:,.0f}' if base_tps else 'n/a'} | {ours} | "
+            f"{_ratio(entry.get('tokens_per_second'), base_tps)} |"
+        )
+    lines += [
+        "",
+        "## GRPO steps (recipe batch: 8 prompts x 8 generations, up to 2 dynamic-sampling rounds)",
+        "",
+        "| run | steps | metric | TRL defaults | project | ratio |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
     grpo = {(e["recipe"], e["config"]): e for e in bench.get("grpo", [])}
     for recipe in dict.fromkeys(e["recipe"] for e in bench.get("grpo", [])):
         trl, ours = grpo.get((recipe, "trl-defaults"), {}), grpo.get((recipe, "project"), {})
@@ -138,35 +191,53 @@ def render_table(bench: dict) -> str:
             lines.append(f"| {recipe} | | failed | {trl.get('error', '')[:80]} | {ours.get('error', '')[:80]} | |")
             continue
         steps = min(trl.get("steps", 0), ours.get("steps", 0))
-        rows = [("step time, s (after step 1)", "step_seconds", "{:.2f}", True),
-                ("generation per step, s", "generation_seconds", "{:.2f}", True),
-                ("first step, s", "first_step_seconds", "{:.2f}", True),
-                ("peak GPU memory, GiB", "peak_memory_gib", "{:.1f}", False),
-                ("reward at the last step", "reward_last", "{:.3f}", None),
-                ("mean reward over the steps", "reward_mean", "{:.3f}", None)]
+        rows = [
+            ("step time, s (after step 1)", "step_seconds", "{:.2f}", True),
+            ("generation per step, s", "generation_seconds", "{:.2f}", True),
+            ("first step, s", "first_step_seconds", "{:.2f}", True),
+            ("peak GPU memory, GiB", "peak_memory_gib", "{:.1f}", False),
+            ("reward at the last step", "reward_last", "{:.3f}", None),
+            ("mean reward over the steps", "reward_mean", "{:.3f}", None),
+        ]
         for label, key, fmt, faster_is_smaller in rows:
             a, b = trl.get(key), ours.get(key)
             if a is None and b is None:
                 continue
             ratio = (_ratio(a, b) if faster_is_smaller else _ratio(b, a)) if faster_is_smaller is not None else ""
-            lines.append(f"| {recipe} | {steps} | {label} | {fmt.format(a) if a is not None else 'n/a'} | "
-                         f"{fmt.format(b) if b is not None else 'n/a'} | {ratio} |")
+            lines.append(
+                f"| {recipe} | {steps} | {label} | {fmt.format(a) if a is not None else 'n/a'} | "
+                f"{fmt.format(b) if b is not None else 'n/a'} | {ratio} |"
+            )
     flags = " ".join(CONFIGS["trl-defaults"])
-    lines += ["", f"TRL defaults = the project's recipe with `{flags}`; ratio = TRL defaults / project for times, "
-              "project / TRL defaults for memory."]
+    lines += [
+        "",
+        f"TRL defaults = the project's recipe with `{flags}`; ratio = TRL defaults / project for times, "
+        "project / TRL defaults for memory.",
+    ]
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_train", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.bench_train",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--model", default="smollm2-135m-instruct", help="preset, model folder or Hub id")
     parser.add_argument("--generation_stages", type=int, nargs="*", default=[1, 4])
     parser.add_argument("--batches", type=int, nargs="+", default=[128, 512])
-    parser.add_argument("--methods", nargs="+", default=["dynamic", "graph"],
-                        help="generation paths; 'dynamic' (TRL's default) is the baseline")
-    parser.add_argument("--grpo", nargs="*", default=["1:8", "4:3", "arithmetic:15"],
-                        help="GRPO runs as STAGE:STEPS or arithmetic:STEPS (each run twice: TRL defaults, project)")
+    parser.add_argument(
+        "--methods",
+        nargs="+",
+        default=["dynamic", "graph"],
+        help="generation paths; 'dynamic' (TRL's default) is the baseline",
+    )
+    parser.add_argument(
+        "--grpo",
+        nargs="*",
+        default=["1:8", "4:3", "arithmetic:15"],
+        help="GRPO runs as STAGE:STEPS or arithmetic:STEPS (each run twice: TRL defaults, project)",
+    )
     parser.add_argument("--grpo_timeout", type=int, default=1800, help="seconds per GRPO run")
     parser.add_argument("--out", default="results/bench")
     parser.add_argument("--runs_dir", default="runs/bench", help="where the GRPO runs write checkpoints and logs")
@@ -180,8 +251,10 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     if not torch.cuda.is_available():
-        print("error: make bench-train measures GPU training speed and needs a CUDA GPU (none is visible here)",
-              file=sys.stderr)
+        print(
+            "error: make bench-train measures GPU training speed and needs a CUDA GPU (none is visible here)",
+            file=sys.stderr,
+        )
         return 2
     import transformers
     import trl
@@ -190,14 +263,27 @@ def main(argv: list[str] | None = None) -> int:
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    bench = {"device": torch.cuda.get_device_name(), "model": args.model, "torch": torch.__version__,
-             "transformers": transformers.__version__, "trl": trl.__version__,
-             "date": time.strftime("%Y-%m-%d %H:%M:%S"), "generation": [], "grpo": []}
+    bench = {
+        "device": torch.cuda.get_device_name(),
+        "model": args.model,
+        "torch": torch.__version__,
+        "transformers": transformers.__version__,
+        "trl": trl.__version__,
+        "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "generation": [],
+        "grpo": [],
+    }
     if args.generation_stages:
         print(f"rollouts on {bench['device']}: stages {args.generation_stages}, batches {args.batches}", flush=True)
         model, tokenizer = policy_for_bench(args.model)
-        bench["generation"] = run_generation_bench(model, tokenizer, args.generation_stages, args.batches,
-                                                   args.methods, log=lambda line: print(line, flush=True))
+        bench["generation"] = run_generation_bench(
+            model,
+            tokenizer,
+            args.generation_stages,
+            args.batches,
+            args.methods,
+            log=lambda line: print(line, flush=True),
+        )
         del model
         torch.cuda.empty_cache()
     workdir = Path(args.runs_dir)

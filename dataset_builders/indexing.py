@@ -76,8 +76,9 @@ def split_generators(train: tuple[int, int], validation: int, test: int, **held_
     sizes.update({split: (0, count) for split, count in held_out.items()})
     for split, (start, count) in sizes.items():
         if count > 0:
-            generator = datasets.SplitGenerator(name=split,
-                                                gen_kwargs={"split": split, "blocks": index_blocks(start, count)})
+            generator = datasets.SplitGenerator(
+                name=split, gen_kwargs={"split": split, "blocks": index_blocks(start, count)}
+            )
             generator.split_info.num_examples = count  # progress bars show a total
             generators.append(generator)
     return generators
@@ -123,8 +124,9 @@ def split_dataset(builder: datasets.GeneratorBasedBuilder, split: str) -> datase
     return datasets.Dataset.from_list(rows, features=builder.info.features, split=split)
 
 
-def size_override(split: str, size: int | None, splits: tuple[str, ...] = ("train", "validation", "test")
-                  ) -> dict[str, int]:
+def size_override(
+    split: str, size: int | None, splits: tuple[str, ...] = ("train", "validation", "test")
+) -> dict[str, int]:
     """Config kwargs that set ``split``'s size (none when ``size`` is None); rejects split names not in ``splits``."""
     if split not in splits:
         raise ValueError(f"unknown split {split!r}; expected one of {', '.join(splits)}")

@@ -18,9 +18,7 @@ INTERLEAVE_INSTRUCTION = (
     "Output only the interleaved words, separated by single spaces."
 )
 
-ARITHMETIC_INSTRUCTION = (
-    "What is {a} * {b}? Reply with the product only: digits only, no working, no words."
-)
+ARITHMETIC_INSTRUCTION = "What is {a} * {b}? Reply with the product only: digits only, no working, no words."
 
 
 def _words(text: str | Sequence[str]) -> list[str]:

@@ -102,8 +102,15 @@ class Task(ABC):
         records = []
         for text, reference, (score, exact) in zip(texts, references, self._scores(texts, references), strict=True):
             got, want = text.split(), reference.split()
-            records.append({"score": float(score), "exact": bool(exact), "completion_words": len(got),
-                            "reference_words": len(want), "first_difference": first_difference(got, want)})
+            records.append(
+                {
+                    "score": float(score),
+                    "exact": bool(exact),
+                    "completion_words": len(got),
+                    "reference_words": len(want),
+                    "first_difference": first_difference(got, want),
+                }
+            )
         return records
 
     def score(self, completion, row: dict) -> dict:

@@ -43,8 +43,10 @@ def get(name: str, seed: int = 0) -> Task:
         digits = (int(match[1]), int(match[2])) if match[1] else (3, 2)
         if min(digits) >= 1:
             return ArithmeticTask(name, *digits, seed=seed)
-    raise UnknownTask(f"no task {name!r}: tasks are {', '.join(names())}, words-N (N words per text) and "
-                      "arithmetic-AxB (A-digit x B-digit)")
+    raise UnknownTask(
+        f"no task {name!r}: tasks are {', '.join(names())}, words-N (N words per text) and "
+        "arithmetic-AxB (A-digit x B-digit)"
+    )
 
 
 def mix(name: str, words: Sequence[int], seed: int = 0) -> list[Task]:

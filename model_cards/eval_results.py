@@ -67,8 +67,9 @@ class EvalRow:
             task = None
         if self.label not in LABELS:
             problems.append(f"label {self.label!r} is not one of {', '.join(LABELS)}")
-        if self.words is not None and (not isinstance(self.words, int) or isinstance(self.words, bool)
-                                       or self.words < 0):
+        if self.words is not None and (
+            not isinstance(self.words, int) or isinstance(self.words, bool) or self.words < 0
+        ):
             problems.append(f"words must be a non-negative integer or null, got {self.words!r}")
         if self.split not in SPLITS:
             problems.append(f"split {self.split!r} is not one of {', '.join(SPLITS)}")
@@ -80,8 +81,12 @@ class EvalRow:
             value = getattr(self, name)
             if value is None and name != "exact_match":
                 continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0 \
-                    or math.isnan(value):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not 0.0 <= value <= 1.0
+                or math.isnan(value)
+            ):
                 problems.append(f"{name} must be a number in [0, 1], got {value!r}")
         if problems:
             raise EvalResultsError("; ".join(problems))
@@ -124,8 +129,15 @@ class EvalResults:
                 raise EvalResultsError(f"{source}, rows[{i}]: {exc}") from None
         if data.get("data") is not None and not isinstance(data["data"], dict):
             raise EvalResultsError(f"{source}: data must be an object describing the user's texts")
-        return cls(model=data["model"], adapter=data["adapter"], generated_at=data["generated_at"],
-                   device=data["device"], decoding=data.get("decoding", "greedy"), rows=rows, data=data.get("data"))
+        return cls(
+            model=data["model"],
+            adapter=data["adapter"],
+            generated_at=data["generated_at"],
+            device=data["device"],
+            decoding=data.get("decoding", "greedy"),
+            rows=rows,
+            data=data.get("data"),
+        )
 
     @classmethod
     def load(cls, path: str | Path) -> EvalResults:
@@ -143,8 +155,9 @@ class EvalResults:
 
     def rows_for(self, label: str, split: str = "test") -> list[EvalRow]:
         """The rows of one label and split, in task order."""
-        return sorted((r for r in self.rows if r.label == label and r.split == split),
-                      key=lambda r: tasks.sort_key(r.task))
+        return sorted(
+            (r for r in self.rows if r.label == label and r.split == split), key=lambda r: tasks.sort_key(r.task)
+        )
 
     @property
     def splits(self) -> list[str]:

@@ -44,13 +44,19 @@ def eval_results_metadata(results: EvalResults, dataset_repos: dict[str, str]) -
         for key, name in METRIC_NAMES.items():
             if getattr(row, key) is None:
                 continue
-            entries.append(EvalResult(
-                task_type="text-generation", task_name=task.description,
-                dataset_type=dataset_repos[task.dataset_folder], dataset_name=task.dataset_title,
-                dataset_config=task.dataset_config, dataset_split=row.split,
-                metric_type={"nw_score": "needleman_wunsch"}.get(key, key), metric_name=name,
-                metric_value=round(getattr(row, key), 4),
-            ))
+            entries.append(
+                EvalResult(
+                    task_type="text-generation",
+                    task_name=task.description,
+                    dataset_type=dataset_repos[task.dataset_folder],
+                    dataset_name=task.dataset_title,
+                    dataset_config=task.dataset_config,
+                    dataset_split=row.split,
+                    metric_type={"nw_score": "needleman_wunsch"}.get(key, key),
+                    metric_name=name,
+                    metric_value=round(getattr(row, key), 4),
+                )
+            )
     return entries
 
 
@@ -75,31 +81,49 @@ def _rewards(summary: dict) -> str:
     keys = ("reward_first", "reward_last", "reward_best", "reward_best_step")
     if any(summary.get(k) is None for k in keys):
         return "not recorded"
-    return (f"{summary['reward_first']:.3f}, {summary['reward_last']:.3f}, "
-            f"{summary['reward_best']:.3f} at step {summary['reward_best_step']}")
+    return (
+        f"{summary['reward_first']:.3f}, {summary['reward_last']:.3f}, "
+        f"{summary['reward_best']:.3f} at step {summary['reward_best_step']}"
+    )
 
 
 def _limitations(summary: dict, stage: int, words: int, evaluated: bool, base_model_note: str | None) -> list[str]:
-    lines = [f"Trained on stage {stage} only ({words} words per text); longer texts are the later stages' work.",
-             "Texts are English, from the curriculum's corpus (the dataset card lists its registers and their "
-             "shares). Out-of-register scores, where the results show them, measure a register held out of "
-             "training; other languages are untested.",
-             "A word is a whitespace token: punctuation attached to a word is part of it."]
+    lines = [
+        f"Trained on stage {stage} only ({words} words per text); longer texts are the later stages' work.",
+        "Texts are English, from the curriculum's corpus (the dataset card lists its registers and their "
+        "shares). Out-of-register scores, where the results show them, measure a register held out of "
+        "training; other languages are untested.",
+        "A word is a whitespace token: punctuation attached to a word is part of it.",
+    ]
     if base_model_note:
         lines.append(base_model_note)
     if summary.get("collapse_stopped_at") is not None:
-        lines.append(f"The run was stopped by its collapse guard at step {summary['collapse_stopped_at']} (no "
-                     "reward variance within the groups); the adapter is the last checkpoint saved before the "
-                     "collapse began.")
+        lines.append(
+            f"The run was stopped by its collapse guard at step {summary['collapse_stopped_at']} (no "
+            "reward variance within the groups); the adapter is the last checkpoint saved before the "
+            "collapse began."
+        )
     if not evaluated:
         lines.append("Not evaluated yet: the training reward is the only measurement of this adapter.")
     return lines
 
 
-def render_stage_card(summary: dict, *, repo_id: str, base_model: str, datasets_repo: str, arithmetic_repo: str,
-                      metric_repo: str, license: str, eval_results: EvalResults | None = None,
-                      eval_source: str | None = None, plots: list[str] = (), base_model_note: str | None = None,
-                      trl_version: str = "", tokenizer_in_repo: bool = True) -> ModelCard:
+def render_stage_card(
+    summary: dict,
+    *,
+    repo_id: str,
+    base_model: str,
+    datasets_repo: str,
+    arithmetic_repo: str,
+    metric_repo: str,
+    license: str,
+    eval_results: EvalResults | None = None,
+    eval_source: str | None = None,
+    plots: list[str] = (),
+    base_model_note: str | None = None,
+    trl_version: str = "",
+    tokenizer_in_repo: bool = True,
+) -> ModelCard:
     """The README.md of a stage checkpoint repo (YAML header with ``model-index`` when evaluated)."""
     task = stage_task(summary)
     stage, words = task.curriculum_stage, task.words
@@ -118,28 +142,57 @@ def render_stage_card(summary: dict, *, repo_id: str, base_model: str, datasets_
         if held_out:
             held_out = {row.task: held_out.get(row.task, "- | - | -") for row in trained}
     data = ModelCardData(
-        base_model=base_model, library_name="peft", license=license, language="en",
-        datasets=[datasets_repo], metrics=[metric_repo, "exact_match"], pipeline_tag="text-generation",
-        tags=list(TAGS), model_name=repo_name,
-        eval_results=eval_results_metadata(eval_results, {CURRICULUM_FOLDER: datasets_repo,
-                                                          ARITHMETIC_FOLDER: arithmetic_repo}) if trained else None,
+        base_model=base_model,
+        library_name="peft",
+        license=license,
+        language="en",
+        datasets=[datasets_repo],
+        metrics=[metric_repo, "exact_match"],
+        pipeline_tag="text-generation",
+        tags=list(TAGS),
+        model_name=repo_name,
+        eval_results=eval_results_metadata(
+            eval_results, {CURRICULUM_FOLDER: datasets_repo, ARITHMETIC_FOLDER: arithmetic_repo}
+        )
+        if trained
+        else None,
     )
     init = summary.get("init_adapter")
-    start = (f"stage {stage - 1}'s final adapter (`{Path(init).parent.name}/final`)" if init and stage > 1
-             else (f"adapter `{init}`" if init else "a fresh LoRA adapter on the base model"))
+    start = (
+        f"stage {stage - 1}'s final adapter (`{Path(init).parent.name}/final`)"
+        if init and stage > 1
+        else (f"adapter `{init}`" if init else "a fresh LoRA adapter on the base model")
+    )
     plots = [str(p) for p in plots]
     reward_plot = next((p for p in plots if Path(p).name == "reward.png"), None)
     return ModelCard.from_template(
-        data, template_path=str(TEMPLATE), repo_id=repo_id, repo_name=repo_name, stage=stage, words=words,
-        datasets_repo=datasets_repo, metric_repo=metric_repo, summary=summary,
-        grpo=summary.get("grpo") or {}, lora=summary.get("lora") or {}, start=start,
-        training_time=_training_time(summary), rewards=_rewards(summary), trl_version=trl_version,
+        data,
+        template_path=str(TEMPLATE),
+        repo_id=repo_id,
+        repo_name=repo_name,
+        stage=stage,
+        words=words,
+        datasets_repo=datasets_repo,
+        metric_repo=metric_repo,
+        summary=summary,
+        grpo=summary.get("grpo") or {},
+        lora=summary.get("lora") or {},
+        start=start,
+        training_time=_training_time(summary),
+        rewards=_rewards(summary),
+        trl_version=trl_version,
         max_new_tokens=summary.get("completion_budget") or (summary.get("grpo") or {}).get("max_completion_length"),
-        trained_rows=trained, baseline=baseline, held_out=held_out, eval=eval_results, eval_source=eval_source,
+        trained_rows=trained,
+        baseline=baseline,
+        held_out=held_out,
+        eval=eval_results,
+        eval_source=eval_source,
         score=_score,
-        reward_plot=reward_plot, tokenizer_in_repo=tokenizer_in_repo,
-        reward_funcs=", ".join((summary.get("recipe") or {}).get("reward_funcs")
-                               or [f.__name__ for f in task.reward_funcs]),
-                               other_plots=[p for p in plots if p != reward_plot],
+        reward_plot=reward_plot,
+        tokenizer_in_repo=tokenizer_in_repo,
+        reward_funcs=", ".join(
+            (summary.get("recipe") or {}).get("reward_funcs") or [f.__name__ for f in task.reward_funcs]
+        ),
+        other_plots=[p for p in plots if p != reward_plot],
         limitations=_limitations(summary, stage, words, bool(trained), base_model_note),
     )

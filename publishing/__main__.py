@@ -43,13 +43,16 @@ STAGE_BRANCH = re.compile(r"^stage-(\d+)$")
 
 
 def report(kind: str, published: Published) -> None:
-    print(f"published {kind} {published.repo_id}@{published.branch}: {published.commit[:12]}  {published.url}",
-          flush=True)
+    print(
+        f"published {kind} {published.repo_id}@{published.branch}: {published.commit[:12]}  {published.url}", flush=True
+    )
 
 
 def publish_datasets(dest: Destination, args: argparse.Namespace) -> list[Published]:
-    repos = {CURRICULUM_FOLDER: dest.repo_id(args.curriculum_repo),
-             ARITHMETIC_FOLDER: dest.repo_id(args.arithmetic_repo)}
+    repos = {
+        CURRICULUM_FOLDER: dest.repo_id(args.curriculum_repo),
+        ARITHMETIC_FOLDER: dest.repo_id(args.arithmetic_repo),
+    }
     command = dataset_command("python -m publishing datasets", args)
     folders = write_dataset_folders(StagingArea(args.staging).fresh_folder("datasets"), args, repos, command)
     out = []
@@ -59,15 +62,23 @@ def publish_datasets(dest: Destination, args: argparse.Namespace) -> list[Publis
     return out
 
 
-def publish_space_folder(dest: Destination, args: argparse.Namespace, folder: Path, repo: str, kind: str,
-                         models: tuple[str, ...] = (), datasets: tuple[str, ...] = ()) -> Published:
+def publish_space_folder(
+    dest: Destination,
+    args: argparse.Namespace,
+    folder: Path,
+    repo: str,
+    kind: str,
+    models: tuple[str, ...] = (),
+    datasets: tuple[str, ...] = (),
+) -> Published:
     """Stage ``folder`` (plus its vendor.txt files), add ``models``/``datasets`` to its card, publish it as a Space."""
     repo_id = dest.repo_id(repo)
     staged = stage_space_folder(folder, StagingArea(args.staging).fresh_folder("spaces", repo_id.split("/")[-1]))
     if models or datasets:
         link_card(staged, models, datasets)
-    published = dest.hub.publish_folder(staged, repo_id, "space", message=f"Publish {folder}",
-                                        space_sdk=space_sdk(staged))
+    published = dest.hub.publish_folder(
+        staged, repo_id, "space", message=f"Publish {folder}", space_sdk=space_sdk(staged)
+    )
     report(kind, published)
     return published
 
@@ -75,14 +86,24 @@ def publish_space_folder(dest: Destination, args: argparse.Namespace, folder: Pa
 def publish_demo_space(dest: Destination, args: argparse.Namespace, adapter_repo: str, base_model: str) -> Published:
     """The demo Space: its card links the base model, the adapter repo and the curriculum, and its variables tell
     the app which base model to load and where the stage adapters are."""
-    published = publish_space_folder(dest, args, args.space_folder, args.space_repo, "space",
-                                     models=(base_model, adapter_repo), datasets=(dest.repo_id(args.curriculum_repo),))
+    published = publish_space_folder(
+        dest,
+        args,
+        args.space_folder,
+        args.space_repo,
+        "space",
+        models=(base_model, adapter_repo),
+        datasets=(dest.repo_id(args.curriculum_repo),),
+    )
     variables = {BASE_MODEL_VARIABLE: base_model, ADAPTERS_VARIABLE: adapter_repo}
     dest.hub.set_space_variables(published.repo_id, variables)
     print(f"Space variables of {published.repo_id}: {', '.join(f'{k}={v}' for k, v in variables.items())}", flush=True)
     if not any(STAGE_BRANCH.match(b) for b in dest.hub.branches(adapter_repo, "model")):
-        print(f"note: {adapter_repo} has no stage-N branch yet; the Space offers the base model until "
-              f"`make publish-model STAGE=N` publishes one (it looks again on each page load)", flush=True)
+        print(
+            f"note: {adapter_repo} has no stage-N branch yet; the Space offers the base model until "
+            f"`make publish-model STAGE=N` publishes one (it looks again on each page load)",
+            flush=True,
+        )
     return published
 
 
@@ -98,16 +119,31 @@ def publish_model(dest: Destination, args: argparse.Namespace, run: StageRun) ->
     base_model = checked_repo_id(base_model_id(run.summary, args.base_model))
     branch = f"stage-{stage}"
     folder = stage_checkpoint_folder(
-        run, StagingArea(args.staging).fresh_folder("models", f"{repo_id.split('/')[-1]}@{branch}"), repo_id=repo_id,
-        base_model=base_model, datasets_repo=dest.repo_id(args.curriculum_repo),
-        arithmetic_repo=dest.repo_id(args.arithmetic_repo), metric_repo=dest.repo_id(args.metric_repo),
-        eval_file=args.eval_file, eval_root=args.eval_root, license=args.license)
-    report("model", dest.hub.publish_folder(folder, repo_id, "model", branch=branch,
-                                            message=f"Stage {stage} final adapter ({run.adapter})"))
+        run,
+        StagingArea(args.staging).fresh_folder("models", f"{repo_id.split('/')[-1]}@{branch}"),
+        repo_id=repo_id,
+        base_model=base_model,
+        datasets_repo=dest.repo_id(args.curriculum_repo),
+        arithmetic_repo=dest.repo_id(args.arithmetic_repo),
+        metric_repo=dest.repo_id(args.metric_repo),
+        eval_file=args.eval_file,
+        eval_root=args.eval_root,
+        license=args.license,
+    )
+    report(
+        "model",
+        dest.hub.publish_folder(
+            folder, repo_id, "model", branch=branch, message=f"Stage {stage} final adapter ({run.adapter})"
+        ),
+    )
     stages = [int(m.group(1)) for b in dest.hub.branches(repo_id, "model") if (m := STAGE_BRANCH.match(b))]
     if stage >= max(stages, default=stage):
-        report("model", dest.hub.publish_folder(folder, repo_id, "model", branch="main",
-                                                message=f"main = stage {stage} (the latest stage)"))
+        report(
+            "model",
+            dest.hub.publish_folder(
+                folder, repo_id, "model", branch="main", message=f"main = stage {stage} (the latest stage)"
+            ),
+        )
     else:
         print(f"main stays at stage {max(stages)} (the latest stage published)", flush=True)
     return repo_id, base_model
@@ -123,8 +159,9 @@ def publish_base_model(dest: Destination, args: argparse.Namespace) -> Published
 
 
 def trained_stages(runs_dir: Path) -> list[int]:
-    return sorted(int(p.parent.parent.name.split("-")[1])
-                  for p in Path(runs_dir).glob("stage-[1-6]/final/adapter_config.json"))
+    return sorted(
+        int(p.parent.parent.name.split("-")[1]) for p in Path(runs_dir).glob("stage-[1-6]/final/adapter_config.json")
+    )
 
 
 def run_command(args: argparse.Namespace) -> None:
@@ -136,12 +173,17 @@ def run_command(args: argparse.Namespace) -> None:
     if args.command in ("metric", "all"):
         script = args.metric_repo.split("/")[-1]
         if not (args.metric_folder / f"{script}.py").is_file():
-            raise HubError(f"evaluate.load('OWNER/{script}') runs {script}.py of the Space, which "
-                           f"{args.metric_folder} does not have: name the metric repo after its script")
+            raise HubError(
+                f"evaluate.load('OWNER/{script}') runs {script}.py of the Space, which "
+                f"{args.metric_folder} does not have: name the metric repo after its script"
+            )
         publish_space_folder(dest, args, args.metric_folder, args.metric_repo, "metric")
     if args.command == "model":
-        run = StageRun.at(args.run, args.results_dir) if args.run else \
-            StageRun.find(args.stage, args.runs_dir, args.results_dir)
+        run = (
+            StageRun.at(args.run, args.results_dir)
+            if args.run
+            else StageRun.find(args.stage, args.runs_dir, args.results_dir)
+        )
         publish_model(dest, args, run)
     model_repo = None  # (repo id, base model id) of the stages `all` publishes
     if args.command == "all":
@@ -152,8 +194,9 @@ def run_command(args: argparse.Namespace) -> None:
     if args.command in ("space", "all"):
         embedded = {"model": EMBEDDED_MODEL}  # what `make publish-model` publishes for the default MODEL
         adapter_repo, base_model = model_repo or (model_repo_name(embedded), base_model_id(embedded))
-        publish_demo_space(dest, args, dest.repo_id(args.adapter_repo or adapter_repo),
-                           checked_repo_id(args.base_model or base_model))
+        publish_demo_space(
+            dest, args, dest.repo_id(args.adapter_repo or adapter_repo), checked_repo_id(args.base_model or base_model)
+        )
     if args.command == "base-model":
         publish_base_model(dest, args)
 
@@ -161,25 +204,32 @@ def run_command(args: argparse.Namespace) -> None:
 def _common_options() -> argparse.ArgumentParser:
     """Options every command takes (after the command name, so ``make publish-X PUBLISH_ARGS=...`` can pass them)."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--hub", choices=MODES,
-                        help="hf: push to the Hub (default, or $HUB); local: git repos in HUB_DIR")
+    common.add_argument(
+        "--hub", choices=MODES, help="hf: push to the Hub (default, or $HUB); local: git repos in HUB_DIR"
+    )
     common.add_argument("--user", help="namespace of the repos (default $HUB_USER; 'local' for HUB=local)")
     common.add_argument("--hub_dir", type=Path, help="the local hub's folder (default $HUB_DIR or dist/hub)")
-    common.add_argument("--staging", type=Path, default=Path("dist/publish"),
-                        help="where the folders to upload are written")
+    common.add_argument(
+        "--staging", type=Path, default=Path("dist/publish"), help="where the folders to upload are written"
+    )
     common.add_argument("--private", action="store_true", help="create new Hub repos as private")
     common.add_argument("--curriculum_repo", default=CURRICULUM_FOLDER, help="dataset repo name of the curriculum")
     common.add_argument("--arithmetic_repo", default=ARITHMETIC_FOLDER, help="dataset repo name of the arithmetic set")
-    common.add_argument("--metric_repo", default=METRIC_FOLDER.name,
-                        help="Space repo name of the metric (= its script name)")
+    common.add_argument(
+        "--metric_repo", default=METRIC_FOLDER.name, help="Space repo name of the metric (= its script name)"
+    )
     common.add_argument("--quiet", action="store_true")
     return common
 
 
 def _model_options(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("--runs_dir", type=Path, default=Path("runs"), help="where training left runs/stage-N/final")
-    cmd.add_argument("--results_dir", type=Path, default=None,
-                     help="a folder holding <run>/summary.json and plots (default: the run's own results/ folder)")
+    cmd.add_argument(
+        "--results_dir",
+        type=Path,
+        default=None,
+        help="a folder holding <run>/summary.json and plots (default: the run's own results/ folder)",
+    )
     cmd.add_argument("--eval_root", type=Path, default=Path("runs/eval"), help="searched for the run's eval.json")
     cmd.add_argument("--repo", help="model repo name (default interleave-grpo-<base model name>)")
     cmd.add_argument("--base_model", help="Hub id of the base model (default: from the run's summary)")
@@ -189,13 +239,17 @@ def _model_options(cmd: argparse.ArgumentParser) -> None:
 def _space_options(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("--space_folder", type=Path, default=SPACE_FOLDER)
     cmd.add_argument("--space_repo", default="interleave-demo", help="Space repo name")
-    cmd.add_argument("--adapter_repo", help="the model repo whose stage-N branches the Space offers (default: the one "
-                                            f"`all` publishes, else {model_repo_name({'model': EMBEDDED_MODEL})})")
+    cmd.add_argument(
+        "--adapter_repo",
+        help="the model repo whose stage-N branches the Space offers (default: the one "
+        f"`all` publishes, else {model_repo_name({'model': EMBEDDED_MODEL})})",
+    )
 
 
 def parser() -> argparse.ArgumentParser:
-    main = argparse.ArgumentParser(prog="python -m publishing", description=__doc__,
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    main = argparse.ArgumentParser(
+        prog="python -m publishing", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     commands = main.add_subparsers(dest="command", required=True, metavar="COMMAND")
     common = [_common_options()]
 
@@ -203,25 +257,29 @@ def parser() -> argparse.ArgumentParser:
     add_dataset_arguments(datasets)
     metric = commands.add_parser("metric", parents=common, help="the Needleman-Wunsch metric (a Space)")
     metric.add_argument("--metric_folder", type=Path, default=METRIC_FOLDER)
-    model = commands.add_parser("model", parents=common,
-                                help="a stage run's final adapter (branch stage-N; main = latest)")
+    model = commands.add_parser(
+        "model", parents=common, help="a stage run's final adapter (branch stage-N; main = latest)"
+    )
     which = model.add_mutually_exclusive_group(required=True)
     which.add_argument("--run", type=Path, help="a run folder, e.g. runs/stage-3 (its final/ and results/summary.json)")
     which.add_argument("--stage", type=int, choices=range(1, 7), metavar="N", help="the run runs/stage-N (--runs-dir)")
     _model_options(model)
-    model.add_argument("--eval_file", type=Path,
-                       help="the eval.json to put on the card (default: found in --eval_root)")
+    model.add_argument(
+        "--eval_file", type=Path, help="the eval.json to put on the card (default: found in --eval_root)"
+    )
     space = commands.add_parser("space", parents=common, help="the demo Space")
     _space_options(space)
-    space.add_argument("--base_model",
-                       help=f"Hub id of the base model the Space loads (default {EMBEDDED_MODEL_HUB_ID})")
+    space.add_argument(
+        "--base_model", help=f"Hub id of the base model the Space loads (default {EMBEDDED_MODEL_HUB_ID})"
+    )
     every = commands.add_parser("all", parents=common, help="datasets, metric, every trained stage, the Space")
     add_dataset_arguments(every)
     _model_options(every)
     _space_options(every)
     every.set_defaults(eval_file=None, metric_folder=METRIC_FOLDER)
-    base = commands.add_parser("base-model", parents=common,
-                               help="a local base model (base_models.models name or folder)")
+    base = commands.add_parser(
+        "base-model", parents=common, help="a local base model (base_models.models name or folder)"
+    )
     base.add_argument("--model", required=True, help="smollm2-135m-instruct, tiny-random-llama or a model folder")
     base.add_argument("--repo", help="model repo name (default: the model's name)")
     base.add_argument("--license")
@@ -230,8 +288,9 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(underscore_flags(argv))
-    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
-                        format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s"
+    )
     try:
         run_command(args)
     except (HubError, ValueError, FetchError, EvalResultsError) as exc:

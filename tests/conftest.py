@@ -33,5 +33,6 @@ def tiny_model_dir() -> Path:
 def run_cli(*args: str, env: dict | None = None, timeout: int = 300) -> subprocess.CompletedProcess:
     """Run ``python -m ...`` (or any command when args[0] is not a module flag) from the repo root."""
     cmd = [sys.executable, *args] if args[0] in ("-m", "-c") else list(args)
-    return subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run(
+        cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})}
+    )

@@ -15,14 +15,18 @@ def _suite(pytester, monkeypatch, body: str):
     (pytester.path / "kept.txt").write_text("committed\n")
     (pytester.path / ".gitignore").write_text("runpytest-*/\n")  # pytester's basetemp, inside this repo
     subprocess.run(["git", "add", "-A"], cwd=pytester.path, check=True)
-    subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "x"], cwd=pytester.path,
-                   check=True)
+    subprocess.run(
+        ["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "x"], cwd=pytester.path, check=True
+    )
     return pytester.runpytest_subprocess("-p", "tests.clean_tree", "-p", "no:cacheprovider")
 
 
 def test_a_suite_that_rewrites_a_tracked_file_fails(pytester, monkeypatch):
-    result = _suite(pytester, monkeypatch, "from pathlib import Path\n\ndef test_writes():\n"
-                              "    Path('kept.txt').write_text('changed by a test\\n')\n")
+    result = _suite(
+        pytester,
+        monkeypatch,
+        "from pathlib import Path\n\ndef test_writes():\n    Path('kept.txt').write_text('changed by a test\\n')\n",
+    )
     assert result.ret == 1
     result.stdout.fnmatch_lines(["*the test suite changed the tracked tree*", "*M kept.txt*"])
 

@@ -70,7 +70,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
         path.append(node)
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                return path[path.index(nxt):] + [nxt]
+                return path[path.index(nxt) :] + [nxt]
             if nxt not in state and (cycle := visit(nxt)):
                 return cycle
         path.pop()
@@ -97,15 +97,19 @@ def test_no_import_cycle_between_top_level_packages(edges):
             graph[a].add(b)
             where.setdefault((a, b), at)
     cycle = find_cycle(graph)
-    assert cycle is None, "import cycle " + " -> ".join(cycle) + ": " + ", ".join(
-        where[(a, b)] for a, b in zip(cycle, cycle[1:]))
+    assert cycle is None, (
+        "import cycle " + " -> ".join(cycle) + ": " + ", ".join(where[(a, b)] for a, b in zip(cycle, cycle[1:]))
+    )
 
 
 def test_each_package_imports_only_the_layers_below_it(edges):
     allowed = {package: set(LAYERS[: i + 1]) for i, package in enumerate(LAYERS)}
     allowed.update({package: {package, *below} for package, below in TOP.items()})
-    wrong = [f"{at} imports {module}" for source, module, at in edges
-             if module.split(".")[0] not in allowed[source.split("/")[0]]]
+    wrong = [
+        f"{at} imports {module}"
+        for source, module, at in edges
+        if module.split(".")[0] not in allowed[source.split("/")[0]]
+    ]
     assert not wrong, "imports against the layers " + " < ".join(LAYERS) + ":\n" + "\n".join(wrong)
 
 
@@ -121,8 +125,9 @@ def test_training_rooms_import_only_the_rooms_below_them(edges):
         here, there = room(list(source_parts)), room(module_parts)
         if here is not None and there is not None and there > here:
             wrong.append(f"{at} imports {module}")
-    assert not wrong, "imports from a lower room to a higher one (" + " < ".join(TRAINING_ROOMS) + "):\n" + \
-        "\n".join(wrong)
+    assert not wrong, (
+        "imports from a lower room to a higher one (" + " < ".join(TRAINING_ROOMS) + "):\n" + "\n".join(wrong)
+    )
 
 
 def test_training_has_no_module_outside_its_rooms():

@@ -37,8 +37,14 @@ def test_setup_installs_numpy_with_torch_so_importing_torch_warns_nothing(tmp_pa
     (venv / "bin").mkdir(parents=True)
     (venv / "bin" / "python").write_text(SHIM)
     (venv / "bin" / "python").chmod(0o755)
-    proc = subprocess.run(["make", "--no-print-directory", f"VENV={venv}", f"{venv}/.installed"], cwd=REPO_ROOT,
-                          capture_output=True, text=True, timeout=300, env={**os.environ, "MAKEFLAGS": ""})
+    proc = subprocess.run(
+        ["make", "--no-print-directory", f"VENV={venv}", f"{venv}/.installed"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "MAKEFLAGS": ""},
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "no torch importable: installing torch==" in proc.stdout  # the set-up path a fresh clone takes
     assert (venv / "torch.installed").exists() and (venv / "numpy.installed").exists()

@@ -10,8 +10,12 @@ import pytest
 
 from tests.conftest import REPO_ROOT
 
-READMES = sorted([REPO_ROOT / "README.md", *(p for folder in ("results", "spaces", "metrics")
-                                            for p in (REPO_ROOT / folder).rglob("README.md"))])
+READMES = sorted(
+    [
+        REPO_ROOT / "README.md",
+        *(p for folder in ("results", "spaces", "metrics") for p in (REPO_ROOT / folder).rglob("README.md")),
+    ]
+)
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)|!\[[^\]]*\]\(([^)\s]+)\)")
 CODE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
 
@@ -51,20 +55,26 @@ def test_readme_commands_run_python_from_the_venv():
     """A bare `python -m ...` fails with ModuleNotFoundError unless the venv is active; the README names .venv/bin."""
     for readme in (REPO_ROOT / "README.md", REPO_ROOT / "spaces" / "interleave_demo" / "README.md"):
         text = readme.read_text(encoding="utf-8")
-        bare = [m.group(0) for m in re.finditer(r"(?<![\w/.])python3? (-m \S+|\S+\.py)", text)
-                if "activate" not in text[max(0, m.start() - 80):m.start()]]
+        bare = [
+            m.group(0)
+            for m in re.finditer(r"(?<![\w/.])python3? (-m \S+|\S+\.py)", text)
+            if "activate" not in text[max(0, m.start() - 80) : m.start()]
+        ]
         assert not bare, f"{readme.relative_to(REPO_ROOT)}: {bare}"
 
 
 def test_the_local_hub_snippet_loads_only_repos_the_readme_publishes_before_it():
     text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("**A local hub: `HUB=local`.**"):]
+    section = text[text.index("**A local hub: `HUB=local`.**") :]
     commands = re.search(r"```bash\n(.*?)```", section, re.DOTALL)
     snippet = re.search(r"```python\n(.*?)```", section, re.DOTALL)
     assert commands and commands.start() < snippet.start(), "no commands before the snippet"
     commands = commands.group(1)
-    published_by = {"interleave-curriculum": "make publish HUB=local", "arithmetic": "make publish HUB=local",
-                    "needleman_wunsch": "make publish HUB=local"}
+    published_by = {
+        "interleave-curriculum": "make publish HUB=local",
+        "arithmetic": "make publish HUB=local",
+        "needleman_wunsch": "make publish HUB=local",
+    }
     for name in set(re.findall(r'"local/([\w.-]+)"', snippet.group(1))):
         needed = published_by.get(name, f"make publish-base-model HUB=local MODEL={name}")
         assert needed in commands, f"the snippet loads local/{name}, which none of the commands publishes"

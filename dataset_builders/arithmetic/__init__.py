@@ -20,8 +20,21 @@ from dataset_builders.arithmetic.scoring import (
 from dataset_builders.arithmetic.streaming import arithmetic_dataset, arithmetic_stream
 
 __all__ = [
-    "ARITHMETIC_REWARDS", "Arithmetic", "ArithmeticConfig", "ArithmeticProblems", "ArithmeticScore",
-    "arithmetic_dataset", "arithmetic_exact_reward", "arithmetic_format_reward", "arithmetic_partial_reward",
-    "arithmetic_stream", "digit_closeness", "extract_answer", "is_digits_only", "partial_credit",
-    "problem_id", "relative_closeness", "score_completion",
+    "ARITHMETIC_REWARDS",
+    "Arithmetic",
+    "ArithmeticConfig",
+    "ArithmeticProblems",
+    "ArithmeticScore",
+    "arithmetic_dataset",
+    "arithmetic_exact_reward",
+    "arithmetic_format_reward",
+    "arithmetic_partial_reward",
+    "arithmetic_stream",
+    "digit_closeness",
+    "extract_answer",
+    "is_digits_only",
+    "partial_credit",
+    "problem_id",
+    "relative_closeness",
+    "score_completion",
 ]

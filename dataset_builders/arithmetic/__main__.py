@@ -28,9 +28,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     a_digits, b_digits = builder.config.a_digits, builder.config.b_digits
-    print(f"{a_digits}-digit x {b_digits}-digit, split {args.split}, seed {args.seed}: "
-          f"{problems.n_pairs:,} operand pairs, "
-          f"{2 * problems.held_out_per_split:,} held out for test/validation, {problems.n_train:,} for train")
+    print(
+        f"{a_digits}-digit x {b_digits}-digit, split {args.split}, seed {args.seed}: "
+        f"{problems.n_pairs:,} operand pairs, "
+        f"{2 * problems.held_out_per_split:,} held out for test/validation, {problems.n_train:,} for train"
+    )
     for row in rows:
         print(f"{row['id']}: {row['a']} * {row['b']} = {row['answer']}")
     print(f"\nprompt of the last problem (role user):\n{rows[-1]['prompt'][0]['content']}")

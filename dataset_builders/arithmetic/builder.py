@@ -27,13 +27,15 @@ DESCRIPTION = (
 )
 DIGIT_CONFIGS = ((2, 2), (3, 2), (3, 3), (4, 2), (4, 3), (4, 4), (5, 5))
 
-FEATURES = datasets.Features({
-    "id": datasets.Value("string"),
-    "a": datasets.Value("int64"),
-    "b": datasets.Value("int64"),
-    "answer": datasets.Value("int64"),
-    "prompt": datasets.List({"role": datasets.Value("string"), "content": datasets.Value("string")}),
-})
+FEATURES = datasets.Features(
+    {
+        "id": datasets.Value("string"),
+        "a": datasets.Value("int64"),
+        "b": datasets.Value("int64"),
+        "answer": datasets.Value("int64"),
+        "prompt": datasets.List({"role": datasets.Value("string"), "content": datasets.Value("string")}),
+    }
+)
 
 
 @dataclass
@@ -65,9 +67,14 @@ class Arithmetic(datasets.GeneratorBasedBuilder):
     VERSION = datasets.Version("1.0.0")
     BUILDER_CONFIG_CLASS = ArithmeticConfig
     BUILDER_CONFIGS = [
-        ArithmeticConfig(name=digits_config_name(a, b), version=datasets.Version("1.0.0"), a_digits=a, b_digits=b,
-                         held_out_per_split=512 if (a, b) == (2, 2) else HELD_OUT_PER_SPLIT,  # 4,095 pairs in all
-                         description=f"{a}-digit x {b}-digit integers")
+        ArithmeticConfig(
+            name=digits_config_name(a, b),
+            version=datasets.Version("1.0.0"),
+            a_digits=a,
+            b_digits=b,
+            held_out_per_split=512 if (a, b) == (2, 2) else HELD_OUT_PER_SPLIT,  # 4,095 pairs in all
+            description=f"{a}-digit x {b}-digit integers",
+        )
         for a, b in DIGIT_CONFIGS
     ]
     DEFAULT_CONFIG_NAME = "3x2"
@@ -93,23 +100,31 @@ class Arithmetic(datasets.GeneratorBasedBuilder):
             config_name = digits_config_name(*digits)
         if config_name is not None and config_name not in self.builder_configs:
             if config_name != digits_config_name(*digits):
-                raise ValueError(f"unknown config {config_name!r}: use one of {list(self.builder_configs)}, "
-                                 "or pass a_digits=A, b_digits=B (config AxB) for other digit counts")
-            config = ArithmeticConfig(name=config_name, version=self.VERSION,
-                                      description=f"{digits[0]}-digit x {digits[1]}-digit integers", **config_kwargs)
+                raise ValueError(
+                    f"unknown config {config_name!r}: use one of {list(self.builder_configs)}, "
+                    "or pass a_digits=A, b_digits=B (config AxB) for other digit counts"
+                )
+            config = ArithmeticConfig(
+                name=config_name,
+                version=self.VERSION,
+                description=f"{digits[0]}-digit x {digits[1]}-digit integers",
+                **config_kwargs,
+            )
             options = {k: v for k, v in config_kwargs.items() if k not in ("a_digits", "b_digits")}
             return config, config.create_config_id(options)
         named = self.builder_configs.get(config_name or self.DEFAULT_CONFIG_NAME)
         if digits != (None, None) and digits != (named.a_digits, named.b_digits):
-            raise ValueError(f"config {named.name} is {named.a_digits}x{named.b_digits} digits, not "
-                             f"{digits[0]}x{digits[1]}")
+            raise ValueError(
+                f"config {named.name} is {named.a_digits}x{named.b_digits} digits, not {digits[0]}x{digits[1]}"
+            )
         config_kwargs.pop("a_digits", None)
         config_kwargs.pop("b_digits", None)
         return super()._create_builder_config(config_name, custom_features, config_id, **config_kwargs)
 
     def _info(self) -> datasets.DatasetInfo:
-        return datasets.DatasetInfo(description=DESCRIPTION, features=FEATURES,
-                                    license="Generated integers: public domain. Code: Apache-2.0.")
+        return datasets.DatasetInfo(
+            description=DESCRIPTION, features=FEATURES, license="Generated integers: public domain. Code: Apache-2.0."
+        )
 
     def _split_generators(self, dl_manager):
         return self.config.split_generators()

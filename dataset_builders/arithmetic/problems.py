@@ -26,7 +26,7 @@ def operand_range(digits: int) -> range:
     """Integers with exactly ``digits`` digits (1 digit: 1-9)."""
     if not 1 <= digits <= 18:
         raise ValueError(f"operands need 1-18 digits, got {digits}")
-    return range(1 if digits == 1 else 10 ** (digits - 1), 10 ** digits)
+    return range(1 if digits == 1 else 10 ** (digits - 1), 10**digits)
 
 
 def problem_id(a_digits: int, b_digits: int, split: str, seed: int, index: int) -> str:
@@ -37,8 +37,9 @@ def problem_id(a_digits: int, b_digits: int, split: str, seed: int, index: int) 
 class ArithmeticProblems:
     """The problems ``a * b`` with ``a_digits``- and ``b_digits``-digit operands for one seed."""
 
-    def __init__(self, a_digits: int = 3, b_digits: int = 2, seed: int = 0,
-                 held_out_per_split: int = HELD_OUT_PER_SPLIT):
+    def __init__(
+        self, a_digits: int = 3, b_digits: int = 2, seed: int = 0, held_out_per_split: int = HELD_OUT_PER_SPLIT
+    ):
         self.a_digits, self.b_digits, self.seed = a_digits, b_digits, seed
         self.a_range, self.b_range = operand_range(a_digits), operand_range(b_digits)
         self.unordered = a_digits == b_digits
@@ -79,8 +80,13 @@ class ArithmeticProblems:
         epoch, offset = divmod(index, self.n_train)
         if epoch not in self._train_orders:
             if epoch:
-                logger.warning("%dx%d train problems wrap around after %d: epoch %d repeats pairs in a new order",
-                               self.a_digits, self.b_digits, self.n_train, epoch)
+                logger.warning(
+                    "%dx%d train problems wrap around after %d: epoch %d repeats pairs in a new order",
+                    self.a_digits,
+                    self.b_digits,
+                    self.n_train,
+                    epoch,
+                )
             self._train_orders[epoch] = KeyedPermutation(self.n_train, f"{self._key}/train/epoch={epoch}")
         return 2 * self.held_out_per_split + self._train_orders[epoch](offset)
 
@@ -93,7 +99,9 @@ class ArithmeticProblems:
         a, b = self.pair(split, index)
         return {
             "id": problem_id(self.a_digits, self.b_digits, split, self.seed, index),
-            "a": a, "b": b, "answer": a * b,
+            "a": a,
+            "b": b,
+            "answer": a * b,
             "prompt": arithmetic_prompt(a, b),
         }
 

@@ -13,7 +13,17 @@ from dataset_builders.corpus.passages import ALL_SPLITS, OUT_OF_REGISTER, SPLITS
 from dataset_builders.corpus.sources import DEFAULT_SOURCES, SOURCES
 
 __all__ = [
-    "ALL_SPLITS", "Corpus", "DEFAULT_HELD_OUT_REGISTERS", "DEFAULT_SOURCES", "OUT_OF_REGISTER", "Passage", "SOURCES",
+    "ALL_SPLITS",
+    "Corpus",
+    "DEFAULT_HELD_OUT_REGISTERS",
+    "DEFAULT_SOURCES",
+    "OUT_OF_REGISTER",
+    "Passage",
+    "SOURCES",
     "SPLITS",
-    "build_corpus", "count_table", "format_count_table", "load_corpus", "read_corpus",
+    "build_corpus",
+    "count_table",
+    "format_count_table",
+    "load_corpus",
+    "read_corpus",
 ]

@@ -67,8 +67,10 @@ def count_table(passages: list[Passage], by: str = "source") -> list[dict]:
     rows = []
     for (key, split), group in sorted(groups.items(), key=lambda kv: (kv[0][0] == "all", kv[0][0], order[kv[0][1]])):
         row = {
-            by: key, "split": split,
-            "works": len({p.work_id for p in group}), "passages": len(group),
+            by: key,
+            "split": split,
+            "works": len({p.work_id for p in group}),
+            "passages": len(group),
             "words": sum(p.n_words for p in group),
         }
         for t in COUNT_THRESHOLDS:
@@ -88,11 +90,18 @@ def format_count_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def _config(sources: tuple[str, ...], min_words: int, test_fraction: float, validation_fraction: float,
-            held_out_registers: tuple[str, ...]) -> dict:
+def _config(
+    sources: tuple[str, ...],
+    min_words: int,
+    test_fraction: float,
+    validation_fraction: float,
+    held_out_registers: tuple[str, ...],
+) -> dict:
     return {
-        "sources": list(sources), "min_words": min_words,
-        "test_fraction": test_fraction, "validation_fraction": validation_fraction,
+        "sources": list(sources),
+        "min_words": min_words,
+        "test_fraction": test_fraction,
+        "validation_fraction": validation_fraction,
         "held_out_registers": sorted(held_out_registers),
     }
 
@@ -110,8 +119,12 @@ def _read_sources(sources: tuple[str, ...]) -> list[SourceResult]:
             results.append(future.result())
         except FetchError as exc:
             if spec in SOURCES and not SOURCES[spec].required and len(sources) > 1:
-                logger.warning("%s (%s) left out: %s. The corpus goes on with the other sources.",
-                               spec, SOURCES[spec].register, exc)
+                logger.warning(
+                    "%s (%s) left out: %s. The corpus goes on with the other sources.",
+                    spec,
+                    SOURCES[spec].register,
+                    exc,
+                )
                 continue
             raise
     return results
@@ -133,11 +146,21 @@ def build_corpus(
     config = _config(tuple(sources), min_words, test_fraction, validation_fraction, tuple(held_out_registers))
     manifest = {
         **config,
-        "sources_read": {r.name: {"origin": r.origin, "register": r.register, "license": r.license,
-                                  "license_text": r.license_text, "works": len(r.works), "notes": r.notes,
-                                  "files": r.files} for r in results},
-        "sources_missing": [s for s in sources
-                            if s not in {r.name for r in results} and not s.startswith(("dir:", "hf:"))],
+        "sources_read": {
+            r.name: {
+                "origin": r.origin,
+                "register": r.register,
+                "license": r.license,
+                "license_text": r.license_text,
+                "works": len(r.works),
+                "notes": r.notes,
+                "files": r.files,
+            }
+            for r in results
+        },
+        "sources_missing": [
+            s for s in sources if s not in {r.name for r in results} and not s.startswith(("dir:", "hf:"))
+        ],
         "counts": count_table(passages),
         "register_counts": count_table(passages, by="register"),
         "work_splits": {p.work_id: p.split for p in passages},
@@ -195,10 +218,16 @@ def load_corpus(
     if not rebuild and (path / "manifest.json").exists():
         corpus = read_corpus(path)
         if corpus.manifest.get("sources_missing"):
-            logger.warning("cached corpus lacks %s; run `python -m dataset_builders.corpus --rebuild` once it can be "
-                           "fetched",
-                           ", ".join(corpus.manifest["sources_missing"]))
+            logger.warning(
+                "cached corpus lacks %s; run `python -m dataset_builders.corpus --rebuild` once it can be fetched",
+                ", ".join(corpus.manifest["sources_missing"]),
+            )
         return corpus
-    return build_corpus(tuple(sources), min_words, test_fraction, validation_fraction, out_dir=path,
-                        held_out_registers=tuple(held_out_registers))
-
+    return build_corpus(
+        tuple(sources),
+        min_words,
+        test_fraction,
+        validation_fraction,
+        out_dir=path,
+        held_out_registers=tuple(held_out_registers),
+    )

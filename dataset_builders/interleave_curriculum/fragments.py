@@ -15,10 +15,36 @@ import numpy as np
 
 from dataset_builders.corpus import Passage
 
-ABBREVIATIONS = frozenset({
-    "mr.", "mrs.", "messrs.", "dr.", "st.", "gen.", "col.", "capt.", "lieut.", "gov.", "hon.", "rev.", "no.",
-    "jan.", "feb.", "aug.", "sept.", "oct.", "nov.", "dec.", "vs.", "viz.", "etc.", "i.e.", "e.g.", "u.s.",
-})
+ABBREVIATIONS = frozenset(
+    {
+        "mr.",
+        "mrs.",
+        "messrs.",
+        "dr.",
+        "st.",
+        "gen.",
+        "col.",
+        "capt.",
+        "lieut.",
+        "gov.",
+        "hon.",
+        "rev.",
+        "no.",
+        "jan.",
+        "feb.",
+        "aug.",
+        "sept.",
+        "oct.",
+        "nov.",
+        "dec.",
+        "vs.",
+        "viz.",
+        "etc.",
+        "i.e.",
+        "e.g.",
+        "u.s.",
+    }
+)
 _SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")
 _SENTENCE_OPEN = re.compile(r"^[\"'\u201c\u2018(\[]*[A-Z0-9]")
 _LAST_CHARS = frozenset(".!?\"'\u201d\u2019)]")  # a word that ends a sentence ends in one of these
@@ -86,7 +112,7 @@ class FragmentSlots:
         passage = self.passages[int(self.slot_passage[slot])]
         offset = int(self.slot_offset[slot])
         words = passage.text.split(None, offset + self.n_words)  # the words after the fragment stay unsplit
-        return Fragment(passage, offset, " ".join(words[offset:offset + self.n_words]))
+        return Fragment(passage, offset, " ".join(words[offset : offset + self.n_words]))
 
 
 class FragmentPairs:

@@ -36,8 +36,9 @@ class InterleaveProblems:
     ``register_weights`` overrides weights of ``mix.REGISTER_WEIGHTS`` (integers; 0 leaves a register out).
     """
 
-    def __init__(self, corpus: Corpus, split: str, n_words: int, seed: int = 0,
-                 register_weights: dict[str, int] | None = None):
+    def __init__(
+        self, corpus: Corpus, split: str, n_words: int, seed: int = 0, register_weights: dict[str, int] | None = None
+    ):
         if split not in ALL_SPLITS:
             raise ValueError(f"unknown split {split!r}; expected one of {ALL_SPLITS}")
         self.split, self.n_words, self.seed = split, n_words, seed

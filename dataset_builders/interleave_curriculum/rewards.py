@@ -42,8 +42,10 @@ def ngram_dices(predictions: Sequence[str], targets: Sequence[str], n: int = 3, 
     grams = [(word_ngrams(p, n), word_ngrams(t, n)) for p, t in words if p and t]
     kept = iter(sequence_scores(grams, LCS_SCORING, workers=workers))
     # An empty side has no n-grams to compare: the strict score decides (1.0 only when both are empty).
-    return [2 * next(kept) / (len(word_ngrams(p, n)) + len(word_ngrams(t, n))) if p and t else nw_score(p, t)
-            for p, t in words]
+    return [
+        2 * next(kept) / (len(word_ngrams(p, n)) + len(word_ngrams(t, n))) if p and t else nw_score(p, t)
+        for p, t in words
+    ]
 
 
 def ngram_dice(prediction: str, target: str, n: int = 3) -> float:

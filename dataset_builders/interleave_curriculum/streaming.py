@@ -12,24 +12,38 @@ from dataset_builders.interleave_curriculum.stages import stage_words
 STREAM_SIZE = 10_000_000  # problems a training stream can yield; every one differs from the others
 
 
-def curriculum_builder(stage: int | None = None, n_words: int | None = None, corpus: Corpus | None = None,
-                       **config_kwargs) -> InterleaveCurriculum:
+def curriculum_builder(
+    stage: int | None = None, n_words: int | None = None, corpus: Corpus | None = None, **config_kwargs
+) -> InterleaveCurriculum:
     """The builder for curriculum ``stage`` (1-6) or for ``n_words`` words per fragment."""
     if (stage is None) == (n_words is None):
         raise ValueError("give exactly one of stage and n_words")
-    return InterleaveCurriculum(n_words=stage_words(stage) if stage is not None else n_words, corpus=corpus,
-                                **config_kwargs)
+    return InterleaveCurriculum(
+        n_words=stage_words(stage) if stage is not None else n_words, corpus=corpus, **config_kwargs
+    )
 
 
-def curriculum_stream(stage: int | None = None, n_words: int | None = None, seed: int = 0, start_index: int = 0,
-                      num_examples: int = STREAM_SIZE, corpus: Corpus | None = None) -> datasets.IterableDataset:
+def curriculum_stream(
+    stage: int | None = None,
+    n_words: int | None = None,
+    seed: int = 0,
+    start_index: int = 0,
+    num_examples: int = STREAM_SIZE,
+    corpus: Corpus | None = None,
+) -> datasets.IterableDataset:
     """Train problems ``start_index, start_index + 1, ...`` generated on the fly; resumable by index or state_dict."""
     builder = curriculum_builder(stage, n_words, corpus, seed=seed, start_index=start_index, train_size=num_examples)
     return builder.as_streaming_dataset(split="train")
 
 
-def curriculum_dataset(split: str, stage: int | None = None, n_words: int | None = None, seed: int = 0,
-                       size: int | None = None, corpus: Corpus | None = None) -> datasets.Dataset:
+def curriculum_dataset(
+    split: str,
+    stage: int | None = None,
+    n_words: int | None = None,
+    seed: int = 0,
+    size: int | None = None,
+    corpus: Corpus | None = None,
+) -> datasets.Dataset:
     """The first ``size`` problems of ``split`` (default: the config's size) as an in-memory ``Dataset``.
 
     ``split`` is train, validation, test or out_of_register (texts only from the registers held out of the others).
@@ -37,6 +51,8 @@ def curriculum_dataset(split: str, stage: int | None = None, n_words: int | None
     builder = curriculum_builder(stage, n_words, corpus, seed=seed, **size_override(split, size, ALL_SPLITS))
     if split == OUT_OF_REGISTER and not builder.corpus.split(OUT_OF_REGISTER):
         held_out = ", ".join(builder.corpus.held_out_registers) or "none"
-        raise ValueError(f"the corpus has no out_of_register text (registers held out: {held_out}; the source of a "
-                         "held-out register may be missing): build it with python -m dataset_builders.corpus")
+        raise ValueError(
+            f"the corpus has no out_of_register text (registers held out: {held_out}; the source of a "
+            "held-out register may be missing): build it with python -m dataset_builders.corpus"
+        )
     return split_dataset(builder, split)

@@ -87,8 +87,13 @@ class UserTexts:
     def describe(self, seed: int) -> dict:
         """What eval.json records about the input."""
         counts = {"texts": len(self.texts)} if self.texts else {"pairs": len(self.pairs)}
-        return {"source": self.source, "kind": self.kind, **self.details, **counts,
-                **({"seed": seed} if self.texts else {})}
+        return {
+            "source": self.source,
+            "kind": self.kind,
+            **self.details,
+            **counts,
+            **({"seed": seed} if self.texts else {}),
+        }
 
     def problems(self, n_words: int, n: int, seed: int = 0) -> list[dict]:
         """Up to ``n`` problems of ``n_words`` words per text (fewer when the texts hold fewer distinct pairs)."""
@@ -105,43 +110,69 @@ class UserTexts:
                     raise UserTextError(
                         f"{pair.where}: {column} has {words} words, {_stage_name(n_words)} needs "
                         f"{n_words} (each text is cut to the stage's words): choose STAGES whose words fit, or "
-                        "give longer texts")
+                        "give longer texts"
+                    )
             text_a = " ".join(pair.text_a.split()[:n_words])
             text_b = " ".join(pair.text_b.split()[:n_words])
             rows.append(_row(f"data-{n_words}w-{index:07d}", n_words, text_a, text_b, pair.where, pair.where))
         return rows
 
     def _paired_across(self, n_words: int, n: int, seed: int) -> list[dict]:
-        passages = [Passage(name, name, self.source, SPLIT, len(text.split()), text, SPLIT)
-                    for name, text in self.texts.items()]
+        passages = [
+            Passage(name, name, self.source, SPLIT, len(text.split()), text, SPLIT) for name, text in self.texts.items()
+        ]
         pairs = FragmentPairs(FragmentSlots(passages, n_words))
         if pairs.n_pairs == 0:
             long_enough = [p for p in passages if p.n_words >= n_words]
-            longest = ", ".join(f"{p.id} ({p.n_words} words)"
-                                for p in sorted(passages, key=lambda p: -p.n_words)[:3])
+            longest = ", ".join(f"{p.id} ({p.n_words} words)" for p in sorted(passages, key=lambda p: -p.n_words)[:3])
             raise UserTextError(
                 f"{self.source}: {_stage_name(n_words)} needs two texts of at least {n_words} words "
                 f"(a fragment starts at a sentence start; text A and text B come from different texts); "
                 f"{len(long_enough)} of {len(passages)} are that long (longest: {longest}): choose STAGES whose "
-                "words fit, or give longer texts")
+                "words fit, or give longer texts"
+            )
         permutation = KeyedPermutation(pairs.n_pairs, f"user-texts/v1/seed={seed}/n_words={n_words}")
         if n > pairs.n_pairs:
-            logger.warning("%s: only %d distinct pairs of %d-word fragments; %s gets %d problems, not %d",
-                           self.source, pairs.n_pairs, n_words, _stage_name(n_words), pairs.n_pairs, n)
+            logger.warning(
+                "%s: only %d distinct pairs of %d-word fragments; %s gets %d problems, not %d",
+                self.source,
+                pairs.n_pairs,
+                n_words,
+                _stage_name(n_words),
+                pairs.n_pairs,
+                n,
+            )
         rows = []
         for index in range(min(n, pairs.n_pairs)):
             fragment_a, fragment_b = pairs.pair(permutation(index))
-            rows.append(_row(f"data-{n_words}w-seed{seed}-{index:07d}", n_words, fragment_a.text, fragment_b.text,
-                             f"{fragment_a.passage.id}@{fragment_a.offset}",
-                             f"{fragment_b.passage.id}@{fragment_b.offset}"))
+            rows.append(
+                _row(
+                    f"data-{n_words}w-seed{seed}-{index:07d}",
+                    n_words,
+                    fragment_a.text,
+                    fragment_b.text,
+                    f"{fragment_a.passage.id}@{fragment_a.offset}",
+                    f"{fragment_b.passage.id}@{fragment_b.offset}",
+                )
+            )
         return rows
 
 
 def _row(problem_id: str, n_words: int, text_a: str, text_b: str, source_a: str, source_b: str) -> dict:
     """A problem with the curriculum's columns (``source_a``/``source_b``: file or line, and word offset)."""
-    return {"id": problem_id, "stage": stage_of(n_words), "n_words": n_words, "text_a": text_a, "text_b": text_b,
-            "target": interleave_target(text_a, text_b), "prompt": interleave_prompt(text_a, text_b),
-            "source_a": source_a, "source_b": source_b, "register_a": SPLIT, "register_b": SPLIT}
+    return {
+        "id": problem_id,
+        "stage": stage_of(n_words),
+        "n_words": n_words,
+        "text_a": text_a,
+        "text_b": text_b,
+        "target": interleave_target(text_a, text_b),
+        "prompt": interleave_prompt(text_a, text_b),
+        "source_a": source_a,
+        "source_b": source_b,
+        "register_a": SPLIT,
+        "register_b": SPLIT,
+    }
 
 
 def _text_of(text: str) -> str:
@@ -157,8 +188,10 @@ def read_folder_texts(folder: Path) -> UserTexts:
         name = path.relative_to(folder).as_posix()
         texts[name] = _text_of(decode_text(path.read_bytes(), str(path)))
     if len(texts) < 2:
-        raise UserTextError(f"{folder} holds {len(texts)} .txt file(s); pairs need at least two (text A comes from "
-                            "one file, text B from another)")
+        raise UserTextError(
+            f"{folder} holds {len(texts)} .txt file(s); pairs need at least two (text A comes from "
+            "one file, text B from another)"
+        )
     return UserTexts(str(folder), "folder", texts=texts)
 
 
@@ -173,8 +206,9 @@ def read_jsonl_pairs(path: Path) -> UserTexts:
         try:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise UserTextError(f"{where} is not JSON ({exc.msg}); each line is "
-                                '{"text_a": "...", "text_b": "..."}') from None
+            raise UserTextError(
+                f'{where} is not JSON ({exc.msg}); each line is {{"text_a": "...", "text_b": "..."}}'
+            ) from None
         if not isinstance(item, dict):
             raise UserTextError(f"{where} holds a {type(item).__name__}, not an object with text_a and text_b")
         pairs.append(_given_pair(item, where))
@@ -224,15 +258,18 @@ def read_dataset_texts(spec: str, column: str | None = None, split: str | None =
     columns = table.column_names
     details = {"split": split}
     if column is None and "text" not in columns and {"text_a", "text_b"} <= set(columns):
-        pairs = [_given_pair(row, f"{spec} row {i}") for i, row in enumerate(table.select_columns(["text_a",
-                                                                                                   "text_b"]))]
+        pairs = [
+            _given_pair(row, f"{spec} row {i}") for i, row in enumerate(table.select_columns(["text_a", "text_b"]))
+        ]
         if not pairs:
             raise UserTextError(f"dataset {spec!r}, split {split}, is empty")
         return UserTexts(spec, "dataset", pairs=pairs, details={**details, "columns": ["text_a", "text_b"]})
     column = column or "text"
     if column not in columns:
-        raise UserTextError(f"dataset {spec!r} has no column {column!r}; its columns: {', '.join(columns)} (choose "
-                            "one with --data_column; or give text_a and text_b columns for pairs)")
+        raise UserTextError(
+            f"dataset {spec!r} has no column {column!r}; its columns: {', '.join(columns)} (choose "
+            "one with --data_column; or give text_a and text_b columns for pairs)"
+        )
     texts, empty = {}, 0
     for index, value in enumerate(table[column]):
         where = f"{spec} row {index}, column {column!r}"
@@ -249,8 +286,10 @@ def read_dataset_texts(spec: str, column: str | None = None, split: str | None =
     if empty:
         logger.info("%s: %d empty rows of column %r skipped", spec, empty, column)
     if len(texts) < 2:
-        raise UserTextError(f"dataset {spec!r}, split {split}, column {column!r} has {len(texts)} non-empty text(s); "
-                            "pairs need at least two (text A comes from one row, text B from another)")
+        raise UserTextError(
+            f"dataset {spec!r}, split {split}, column {column!r} has {len(texts)} non-empty text(s); "
+            "pairs need at least two (text A comes from one row, text B from another)"
+        )
     return UserTexts(spec, "dataset", texts=texts, details={**details, "column": column})
 
 
@@ -261,17 +300,22 @@ def read_user_texts(spec: str, column: str | None = None, split: str | None = No
         if any(p.is_file() for p in path.rglob("*.txt")):
             return read_folder_texts(path)
         if not any(p.is_file() for p in path.rglob("*")):
-            raise UserTextError(f"{path} is an empty folder: give .txt files (two or more), a .jsonl of pairs or a "
-                                "dataset")
+            raise UserTextError(
+                f"{path} is an empty folder: give .txt files (two or more), a .jsonl of pairs or a dataset"
+            )
         return read_dataset_texts(str(path), column, split)
     if path.is_file():
         if path.suffix in (".jsonl", ".json"):
             return read_jsonl_pairs(path)
         if path.suffix == ".txt":
-            raise UserTextError(f"{path} is one .txt file; give a folder of .txt files (text A comes from one file, "
-                                "text B from another) or a .jsonl of text_a/text_b pairs")
-        raise UserTextError(f"{path} is neither a folder of .txt files nor a .jsonl of pairs: give one of those, a "
-                            "dataset folder or a Hub dataset id")
+            raise UserTextError(
+                f"{path} is one .txt file; give a folder of .txt files (text A comes from one file, "
+                "text B from another) or a .jsonl of text_a/text_b pairs"
+            )
+        raise UserTextError(
+            f"{path} is neither a folder of .txt files nor a .jsonl of pairs: give one of those, a "
+            "dataset folder or a Hub dataset id"
+        )
     if spec.startswith((".", "/", "~")) or spec.count("/") > 1 or path.suffix in (".txt", ".jsonl", ".json"):
         raise UserTextError(f"{spec} does not exist")
     return read_dataset_texts(spec, column, split)

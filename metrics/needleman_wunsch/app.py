@@ -15,13 +15,22 @@ else:
     from evaluate.utils.gradio import parse_readme
 
     def compute(prediction: str, reference: str, lowercase: bool, strip_punctuation: bool):
-        return module.compute(predictions=[prediction], references=[reference], lowercase=lowercase,
-                              strip_punctuation=strip_punctuation, return_alignment=True)
+        return module.compute(
+            predictions=[prediction],
+            references=[reference],
+            lowercase=lowercase,
+            strip_punctuation=strip_punctuation,
+            return_alignment=True,
+        )
 
     gr.Interface(
         fn=compute,
-        inputs=[gr.Textbox(label="prediction"), gr.Textbox(label="reference"),
-                gr.Checkbox(label="lowercase"), gr.Checkbox(label="strip_punctuation")],
+        inputs=[
+            gr.Textbox(label="prediction"),
+            gr.Textbox(label="reference"),
+            gr.Checkbox(label="lowercase"),
+            gr.Checkbox(label="strip_punctuation"),
+        ],
         outputs=gr.JSON(label=module.name),
         examples=[["a1 b1 a2 b2", "a1 b1 a2 b2", False, False], ["a1 a2 b1 b2", "a1 b1 a2 b2", False, False]],
         title=f"Metric: {module.name}",

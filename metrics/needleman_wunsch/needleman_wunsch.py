@@ -70,12 +70,18 @@ class NeedlemanWunsch(evaluate.Metric):
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
             features=[
-                datasets.Features({"predictions": datasets.Value("string", id="sequence"),
-                                   "references": datasets.Value("string", id="sequence")}),
-                datasets.Features({"predictions": datasets.Sequence(datasets.Value("string", id="token"),
-                                                                    id="sequence"),
-                                   "references": datasets.Sequence(datasets.Value("string", id="token"),
-                                                                   id="sequence")}),
+                datasets.Features(
+                    {
+                        "predictions": datasets.Value("string", id="sequence"),
+                        "references": datasets.Value("string", id="sequence"),
+                    }
+                ),
+                datasets.Features(
+                    {
+                        "predictions": datasets.Sequence(datasets.Value("string", id="token"), id="sequence"),
+                        "references": datasets.Sequence(datasets.Value("string", id="token"), id="sequence"),
+                    }
+                ),
             ],
             reference_urls=["https://en.wikipedia.org/wiki/Needleman%E2%80%93Wunsch_algorithm"],
         )
@@ -83,8 +89,10 @@ class NeedlemanWunsch(evaluate.Metric):
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Score the predictions against the references (lists of texts); a clear error for bad inputs."""
         if predictions is None and references is None and self.writer is None:
-            raise ValueError("nothing to score: pass predictions= and references= (lists of texts of equal length), "
-                             "or add them first with add() / add_batch()")
+            raise ValueError(
+                "nothing to score: pass predictions= and references= (lists of texts of equal length), "
+                "or add them first with add() / add_batch()"
+            )
         return super().compute(predictions=predictions, references=references, **kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
@@ -97,12 +105,21 @@ class NeedlemanWunsch(evaluate.Metric):
         check_inputs([prediction], [reference])
         return super().add(prediction=prediction, reference=reference, **kwargs)
 
-    def _compute(self, predictions, references, lowercase=False, strip_punctuation=False, match=1, mismatch=-1,
-                 gap=-1, return_alignment=False, backend="auto"):
+    def _compute(
+        self,
+        predictions,
+        references,
+        lowercase=False,
+        strip_punctuation=False,
+        match=1,
+        mismatch=-1,
+        gap=-1,
+        return_alignment=False,
+        backend="auto",
+    ):
         if backend != "auto" and backend not in available_backends("score") + available_backends("traceback"):
             raise ValueError(f"backend {backend!r} is not available; installed: {available_backends('score')}")
-        options = dict(scoring=Scoring(match, mismatch, gap), lowercase=lowercase,
-                       strip_punctuation=strip_punctuation)
+        options = dict(scoring=Scoring(match, mismatch, gap), lowercase=lowercase, strip_punctuation=strip_punctuation)
         scores = nw_scores(predictions, references, backend=backend, **options)
         result = {"needleman_wunsch": sum(scores) / len(scores) if scores else 0.0, "scores": scores}
         if return_alignment:
@@ -134,5 +151,7 @@ def check_inputs(predictions, references) -> None:
             kinds.setdefault(isinstance(text, str), (name, position))
     if len(kinds) > 1:
         (first, at), (other, other_at) = kinds[True], kinds[False]
-        raise TypeError(f"{first}[{at}] is a string but {other}[{other_at}] is a list of words: give every text as a "
-                        "string, or every text as a list of words")
+        raise TypeError(
+            f"{first}[{at}] is a string but {other}[{other_at}] is a list of words: give every text as a "
+            "string, or every text as a list of words"
+        )

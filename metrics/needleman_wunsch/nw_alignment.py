@@ -62,8 +62,9 @@ def split_words(text: Text, *, lowercase: bool = False, strip_punctuation: bool 
             joined = "".join(words)  # fails on the first word that is not a string, at C speed
         except TypeError:
             position, word = next((i, w) for i, w in enumerate(words) if not isinstance(w, str))
-            raise TypeError(f"word {position} of a word list is {word!r} ({type(word).__name__}), "
-                            "not a string") from None
+            raise TypeError(
+                f"word {position} of a word list is {word!r} ({type(word).__name__}), not a string"
+            ) from None
         if not joined.isascii():
             words = [_nfc(w) for w in words]
     if lowercase:
@@ -81,14 +82,19 @@ def to_ids(a: Sequence[Hashable], b: Sequence[Hashable]) -> tuple[list[int], lis
     return ids_a, ids_b
 
 
-def sequence_score(a: Sequence[Hashable], b: Sequence[Hashable], scoring: Scoring = DEFAULT_SCORING,
-                   backend: str = "auto"):
+def sequence_score(
+    a: Sequence[Hashable], b: Sequence[Hashable], scoring: Scoring = DEFAULT_SCORING, backend: str = "auto"
+):
     """Optimal global alignment score S of two sequences of hashable items (words, word pairs...)."""
     return alignment_score(*to_ids(a, b), scoring, backend)
 
 
-def sequence_scores(pairs: Iterable[tuple[Sequence[Hashable], Sequence[Hashable]]],
-                    scoring: Scoring = DEFAULT_SCORING, backend: str = "auto", workers: int = 1) -> list:
+def sequence_scores(
+    pairs: Iterable[tuple[Sequence[Hashable], Sequence[Hashable]]],
+    scoring: Scoring = DEFAULT_SCORING,
+    backend: str = "auto",
+    workers: int = 1,
+) -> list:
     """S of each (a, b) pair of sequences; ``workers`` threads share a batch on rapidfuzz (-1: every core)."""
     return alignment_scores([to_ids(a, b) for a, b in pairs], scoring, backend, workers)
 
@@ -98,11 +104,15 @@ def check_normalizable(scoring: Scoring) -> None:
     if not scoring.match > 0:
         raise ValueError(f"match must be > 0 (scores are normalized by match x len(reference)), got {scoring.match}")
     if scoring.mismatch > scoring.match:
-        raise ValueError(f"mismatch ({scoring.mismatch}) must not exceed match ({scoring.match}): a wrong word would "
-                         "score above a right one, and scores above 1")
+        raise ValueError(
+            f"mismatch ({scoring.mismatch}) must not exceed match ({scoring.match}): a wrong word would "
+            "score above a right one, and scores above 1"
+        )
     if scoring.gap > 0:
-        raise ValueError(f"gap must be <= 0, got {scoring.gap}: a positive gap pays for missing and extra words, "
-                         "and scores go above 1")
+        raise ValueError(
+            f"gap must be <= 0, got {scoring.gap}: a positive gap pays for missing and extra words, "
+            "and scores go above 1"
+        )
 
 
 def normalize(score, reference_length: int, prediction_length: int, scoring: Scoring = DEFAULT_SCORING) -> float:
@@ -113,8 +123,15 @@ def normalize(score, reference_length: int, prediction_length: int, scoring: Sco
     return max(0, score) / (scoring.match * reference_length)
 
 
-def nw_score(prediction: Text, reference: Text, *, scoring: Scoring = DEFAULT_SCORING, lowercase: bool = False,
-             strip_punctuation: bool = False, backend: str = "auto") -> float:
+def nw_score(
+    prediction: Text,
+    reference: Text,
+    *,
+    scoring: Scoring = DEFAULT_SCORING,
+    lowercase: bool = False,
+    strip_punctuation: bool = False,
+    backend: str = "auto",
+) -> float:
     """Normalized NW word alignment score in [0, 1]: 1.0 exactly when the words are equal."""
     check_normalizable(scoring)
     pred = split_words(prediction, lowercase=lowercase, strip_punctuation=strip_punctuation)
@@ -122,20 +139,38 @@ def nw_score(prediction: Text, reference: Text, *, scoring: Scoring = DEFAULT_SC
     return normalize(sequence_score(pred, ref, scoring, backend), len(ref), len(pred), scoring)
 
 
-def nw_scores(predictions: Iterable[Text], references: Iterable[Text], *, scoring: Scoring = DEFAULT_SCORING,
-              lowercase: bool = False, strip_punctuation: bool = False, backend: str = "auto",
-              workers: int = 1) -> list[float]:
+def nw_scores(
+    predictions: Iterable[Text],
+    references: Iterable[Text],
+    *,
+    scoring: Scoring = DEFAULT_SCORING,
+    lowercase: bool = False,
+    strip_punctuation: bool = False,
+    backend: str = "auto",
+    workers: int = 1,
+) -> list[float]:
     """``nw_score`` of each (prediction, reference) pair, as one batch (see ``sequence_scores``)."""
     check_normalizable(scoring)
-    words = [(split_words(p, lowercase=lowercase, strip_punctuation=strip_punctuation),
-              split_words(r, lowercase=lowercase, strip_punctuation=strip_punctuation))
-             for p, r in zip(predictions, references, strict=True)]
+    words = [
+        (
+            split_words(p, lowercase=lowercase, strip_punctuation=strip_punctuation),
+            split_words(r, lowercase=lowercase, strip_punctuation=strip_punctuation),
+        )
+        for p, r in zip(predictions, references, strict=True)
+    ]
     scores = sequence_scores(words, scoring, backend, workers)
     return [normalize(s, len(r), len(p), scoring) for s, (p, r) in zip(scores, words)]
 
 
-def nw_alignment(prediction: Text, reference: Text, *, scoring: Scoring = DEFAULT_SCORING, lowercase: bool = False,
-                 strip_punctuation: bool = False, backend: str = "auto") -> Alignment:
+def nw_alignment(
+    prediction: Text,
+    reference: Text,
+    *,
+    scoring: Scoring = DEFAULT_SCORING,
+    lowercase: bool = False,
+    strip_punctuation: bool = False,
+    backend: str = "auto",
+) -> Alignment:
     """The optimal word alignment (ties: substitute before insert before delete) and its raw score S."""
     pred = split_words(prediction, lowercase=lowercase, strip_punctuation=strip_punctuation)
     ref = split_words(reference, lowercase=lowercase, strip_punctuation=strip_punctuation)

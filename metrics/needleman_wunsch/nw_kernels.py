@@ -58,6 +58,7 @@ DEFAULT_SCORING = Scoring()
 
 # --- plain Python: the textbook recurrence -------------------------------------------------
 
+
 def score_python(a, b, scoring: Scoring = DEFAULT_SCORING):
     """Optimal global alignment score of id sequences ``a`` and ``b`` (row-wise textbook DP)."""
     ma, mi, g = _native(scoring)
@@ -120,6 +121,7 @@ def _native(scoring: Scoring):
 
 
 # --- numpy: one row at a time, horizontal gaps resolved with a running maximum -------------
+
 
 def _numpy_rows(a, b, scoring: Scoring, keep_rows: bool):
     ma, mi, g = _native(scoring)
@@ -209,11 +211,13 @@ except Exception as error:  # noqa: BLE001 - a broken numba install must not bre
 
 def _njit(**options):
     """numba.njit with an on-disk cache, or without one where no cache folder is writable."""
+
     def decorate(fn):
         try:
             return _numba.njit(cache=True, **options)(fn)
         except RuntimeError:
             return _numba.njit(**options)(fn)
+
     return decorate
 
 
@@ -248,8 +252,17 @@ if _numba is not None:
             hi = min(n, d - 1)
             if hi >= lo:
                 # cell (i, d - i) for i in [lo, hi]; b[d - i - 1] == b_rev[m - d + i]
-                _nb_diagonal(cur[lo:hi + 1], d1[lo - 1:hi], d1[lo:hi + 1], d2[lo - 1:hi],
-                             a[lo - 1:hi], b_rev[m - d + lo:m - d + hi + 1], ma32, mi32, g32)
+                _nb_diagonal(
+                    cur[lo : hi + 1],
+                    d1[lo - 1 : hi],
+                    d1[lo : hi + 1],
+                    d2[lo - 1 : hi],
+                    a[lo - 1 : hi],
+                    b_rev[m - d + lo : m - d + hi + 1],
+                    ma32,
+                    mi32,
+                    g32,
+                )
             if d <= m:
                 cur[0] = d * g32
             if d <= n:
@@ -422,9 +435,13 @@ def alignment_scores(pairs, scoring: Scoring = DEFAULT_SCORING, backend: str = "
     longest = max(pairs, key=lambda pair: len(pair[0]) + len(pair[1]))
     name = _pick("score", backend, *longest, scoring)
     if name == "rapidfuzz" and workers != 1 and hasattr(_rapidfuzz_process, "cpdist"):
-        distances = _rapidfuzz_process.cpdist([list(a) for a, _ in pairs], [list(b) for _, b in pairs],
-                                              scorer=_Levenshtein.distance, workers=workers,
-                                              scorer_kwargs={"weights": rapidfuzz_weights(scoring)})
+        distances = _rapidfuzz_process.cpdist(
+            [list(a) for a, _ in pairs],
+            [list(b) for _, b in pairs],
+            scorer=_Levenshtein.distance,
+            workers=workers,
+            scorer_kwargs={"weights": rapidfuzz_weights(scoring)},
+        )
         match = scoring.as_ints()[0]
         return [(match * (len(a) + len(b)) - int(d)) // 2 for (a, b), d in zip(pairs, distances)]
     kernel = SCORE_KERNELS[name]

@@ -49,43 +49,60 @@ def add_dataset_arguments(parser: argparse.ArgumentParser) -> None:
 
 def dataset_command(prog: str, args: argparse.Namespace) -> str:
     """The command line that makes the folders (recorded in the cards)."""
-    parts = [prog, f"--seed {args.seed}", f"--train_size {args.train_size}",
-             f"--validation_size {args.validation_size}", f"--test_size {args.test_size}"]
+    parts = [
+        prog,
+        f"--seed {args.seed}",
+        f"--train_size {args.train_size}",
+        f"--validation_size {args.validation_size}",
+        f"--test_size {args.test_size}",
+    ]
     parts += [f"--only {args.only}"] if args.only else []
     parts += [f"--curriculum_configs {args.curriculum_configs}"] if args.curriculum_configs else []
     parts += [f"--arithmetic_configs {args.arithmetic_configs}"] if args.arithmetic_configs else []
     return " ".join(parts)
 
 
-def write_dataset_folders(out: Path, args: argparse.Namespace, repos: dict[str, str | None],
-                          command: str) -> dict[str, Path]:
+def write_dataset_folders(
+    out: Path, args: argparse.Namespace, repos: dict[str, str | None], command: str
+) -> dict[str, Path]:
     """Write the folders the options ask for into ``out``; ``repos`` maps a dataset to its Hub id (for the cards)."""
     wanted = (args.only,) if args.only else DATASETS
     curriculum_configs = _configs(args.curriculum_configs, CURRICULUM_CONFIGS, "curriculum")
     arithmetic_configs = _configs(args.arithmetic_configs, ARITHMETIC_CONFIGS, "arithmetic")
-    sizes = dict(seed=args.seed, train_size=args.train_size, validation_size=args.validation_size,
-                 test_size=args.test_size, command=command)
+    sizes = dict(
+        seed=args.seed,
+        train_size=args.train_size,
+        validation_size=args.validation_size,
+        test_size=args.test_size,
+        command=command,
+    )
     folders = {}
     if CURRICULUM_FOLDER in wanted:
         from dataset_builders.corpus import load_corpus
 
-        folders[CURRICULUM_FOLDER] = write_curriculum_folder(out, load_corpus(), curriculum_configs,
-                                                             repo=repos.get(CURRICULUM_FOLDER), **sizes)
+        folders[CURRICULUM_FOLDER] = write_curriculum_folder(
+            out, load_corpus(), curriculum_configs, repo=repos.get(CURRICULUM_FOLDER), **sizes
+        )
     if ARITHMETIC_FOLDER in wanted:
-        folders[ARITHMETIC_FOLDER] = write_arithmetic_folder(out, arithmetic_configs,
-                                                             repo=repos.get(ARITHMETIC_FOLDER), **sizes)
+        folders[ARITHMETIC_FOLDER] = write_arithmetic_folder(
+            out, arithmetic_configs, repo=repos.get(ARITHMETIC_FOLDER), **sizes
+        )
     return folders
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m publishing.dataset_folders", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m publishing.dataset_folders",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--out", type=Path, default=Path("dist/datasets"), help="folder for the two dataset folders")
     add_dataset_arguments(parser)
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(underscore_flags(argv))
-    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
-                        format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s"
+    )
     try:
         command = dataset_command(f"python -m publishing.dataset_folders --out {args.out}", args)
         for folder in write_dataset_folders(args.out, args, {}, command).values():

@@ -26,15 +26,23 @@ LICENSE_NOTE = (
 def curriculum_license(corpus_manifest: dict) -> str:
     """The curriculum's LICENSE: each source's licence (and the notice it asks to be passed on), from the manifest."""
     sources = corpus_manifest.get("sources_read", {})
-    lines = ["Each text of this dataset (text_a, text_b, and so the target and prompt) comes from one corpus "
-             "source, named by its source id (source_a, source_b), under that source's licence:", ""]
-    lines += [f"- {name} ({info.get('register', name)}): {info.get('license') or 'see the source'}"
-              for name, info in sources.items()]
+    lines = [
+        "Each text of this dataset (text_a, text_b, and so the target and prompt) comes from one corpus "
+        "source, named by its source id (source_a, source_b), under that source's licence:",
+        "",
+    ]
+    lines += [
+        f"- {name} ({info.get('register', name)}): {info.get('license') or 'see the source'}"
+        for name, info in sources.items()
+    ]
     notices = [(name, info["license_text"].strip()) for name, info in sources.items() if info.get("license_text")]
     for name, text in notices:
         lines += ["", f"Notice for {name}:", "", text]
-    lines += ["", "The generated pairs, targets and prompts add no copyrightable expression. "
-              "The code that generates them is Apache-2.0."]
+    lines += [
+        "",
+        "The generated pairs, targets and prompts add no copyrightable expression. "
+        "The code that generates them is Apache-2.0.",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -45,12 +53,16 @@ def register_table(corpus_manifest: dict, shares: dict[str, dict[str, float]]) -
         sources.setdefault(info.get("register", name), []).append(name)
     words = {(r["register"], r["split"]): r["words"] for r in corpus_manifest.get("register_counts", [])}
     splits = [s for s in ("train", "validation", "test", "out_of_register") if s in shares]
-    header = "| register | sources | corpus words (train / validation / test / out_of_register) | " + \
-        " | ".join(f"share of {s} texts" for s in splits) + " |"
+    header = (
+        "| register | sources | corpus words (train / validation / test / out_of_register) | "
+        + " | ".join(f"share of {s} texts" for s in splits)
+        + " |"
+    )
     lines = [header, "|" + "---|" * (3 + len(splits))]
     for register in sorted(sources):
-        counts = " / ".join(f"{words.get((register, s), 0):,}"
-                            for s in ("train", "validation", "test", "out_of_register"))
+        counts = " / ".join(
+            f"{words.get((register, s), 0):,}" for s in ("train", "validation", "test", "out_of_register")
+        )
         cells = " | ".join(f"{shares[s].get(register, 0.0):.1%}" for s in splits)
         lines.append(f"| {register} | {', '.join(sources[register])} | {counts} | {cells} |")
     return "\n".join(lines)
@@ -66,16 +78,19 @@ def size_category(rows: int) -> str:
 
 def _card(card_data: DatasetCardData, infos: dict[str, datasets.DatasetInfo], default: str, body: str) -> DatasetCard:
     default = default if default in infos else next(iter(infos))
-    configs = {name: {"data_files": data_files(name, info.splits), **({"default": True} if name == default else {})}
-               for name, info in infos.items()}
+    configs = {
+        name: {"data_files": data_files(name, info.splits), **({"default": True} if name == default else {})}
+        for name, info in infos.items()
+    }
     MetadataConfigs(configs).to_dataset_card_data(card_data)
     DatasetInfosDict({name: info for name, info in infos.items()}).to_dataset_card_data(card_data)
     return DatasetCard(f"---\n{card_data.to_yaml()}\n---\n\n{body.strip()}\n")
 
 
 def _rows_table(infos: dict[str, datasets.DatasetInfo], first_column: str, describe) -> str:
-    splits = [s for s in ("train", "validation", "test", "out_of_register")
-              if any(s in i.splits for i in infos.values())]
+    splits = [
+        s for s in ("train", "validation", "test", "out_of_register") if any(s in i.splits for i in infos.values())
+    ]
     lines = [f"| {first_column} | " + " | ".join(splits) + " |", "|---|" + "---|" * len(splits)]
     for name, info in infos.items():
         rows = {s: f"{i.num_examples:,}" for s, i in info.splits.items()}
@@ -94,12 +109,16 @@ def _limitations(counts: dict) -> str:
     total = counts.get(("all", "all"), {}).get("words")
     if total and ("sotu", "all") in counts:
         share = counts[("sotu", "all")]["words"] / total
-        lines.append(f"- State of the Union addresses are {share:.0%} of the corpus words; the register mix, not the "
-                     "word count, decides how often they are drawn.")
+        lines.append(
+            f"- State of the Union addresses are {share:.0%} of the corpus words; the register mix, not the "
+            "word count, decides how often they are drawn."
+        )
     if ("gutenberg", "test") in counts:
         g = {s: counts[("gutenberg", s)]["works"] for s in ("all", "test", "validation")}
-        lines.append(f"- The Gutenberg part has {g['all']} prose works: {g['test']} in test and {g['validation']} in "
-                     "validation, so its held-out text comes from few books.")
+        lines.append(
+            f"- The Gutenberg part has {g['all']} prose works: {g['test']} in test and {g['validation']} in "
+            "validation, so its held-out text comes from few books."
+        )
     return "\n".join(lines) or "- None recorded."
 
 
@@ -110,25 +129,43 @@ def _held_out_text(held_out: dict[str, int]) -> str:
     return "; ".join(f"{h:,} for {', '.join(names)}" for h, names in by_size.items())
 
 
-def curriculum_card(infos: dict[str, datasets.DatasetInfo], n_words: dict[str, int], example: dict, repo: str,
-                    seed: int, corpus_manifest: dict, command: str,
-                    shares: dict[str, dict[str, float]] | None = None) -> DatasetCard:
+def curriculum_card(
+    infos: dict[str, datasets.DatasetInfo],
+    n_words: dict[str, int],
+    example: dict,
+    repo: str,
+    seed: int,
+    corpus_manifest: dict,
+    command: str,
+    shares: dict[str, dict[str, float]] | None = None,
+) -> DatasetCard:
     """The card of the interleave curriculum folder; ``shares`` is {split: {register: share of its texts}}."""
     total = sum(s.num_examples for info in infos.values() for s in info.splits.values())
     data = DatasetCardData(
-        language="en", license="other", license_name="per-source", license_link="LICENSE",
-        pretty_name="Interleave curriculum", size_categories=size_category(total),
-        task_categories=["text-generation"], source_datasets=["original"],
+        language="en",
+        license="other",
+        license_name="per-source",
+        license_link="LICENSE",
+        pretty_name="Interleave curriculum",
+        size_categories=size_category(total),
+        task_categories=["text-generation"],
+        source_datasets=["original"],
         tags=["interleaving", "working-memory", "grpo", "curriculum", "synthetic"],
     )
     sources = corpus_manifest.get("sources_read", {})
     counts = {(r["source"], r["split"]): r for r in corpus_manifest.get("counts", [])}
     attribution = "\n".join(
         f"- **{name}** ({info.get('register', name)}): {info['origin']}, {info['works']} works"
-        + (f" ({counts[(name, 'test')]['works']} test, {counts[(name, 'validation')]['works']} validation)"
-           if (name, "test") in counts else "")
-        + (f" (all {counts[(name, 'out_of_register')]['works']} out_of_register)"
-           if (name, "out_of_register") in counts else "")
+        + (
+            f" ({counts[(name, 'test')]['works']} test, {counts[(name, 'validation')]['works']} validation)"
+            if (name, "test") in counts
+            else ""
+        )
+        + (
+            f" (all {counts[(name, 'out_of_register')]['works']} out_of_register)"
+            if (name, "out_of_register") in counts
+            else ""
+        )
         + f". Licence: {info.get('license') or 'see the source'}."
         for name, info in sources.items()
     )
@@ -181,7 +218,7 @@ published rows (all configs):
 | `source_a`, `source_b` | string | ids of the corpus passages the texts were cut from (`<source>/<work>/<passage>`) |
 | `register_a`, `register_b` | string | the register of each text (speech, fiction, dialogue, reference, numeric, technical) |
 
-An example (`{example['id']}`):
+An example (`{example["id"]}`):
 
 {_example_block(example)}
 
@@ -190,7 +227,7 @@ An example (`{example['id']}`):
 - **Corpus**: whole paragraphs joined into passages of about 1,000 words, never across a chapter or speech.
   *Works*, not passages, are split into train, validation and test (by the SHA-256 of the work id, about
   10% of each source's words each for test and validation), so `test` and `validation` text comes only from
-  works that never appear in `train`. Corpus fingerprint `{corpus_manifest.get('fingerprint', '')[:16]}`.
+  works that never appear in `train`. Corpus fingerprint `{corpus_manifest.get("fingerprint", "")[:16]}`.
 - **Registers**: works of {held_out} never enter train, validation or test; they make the `out_of_register`
   split whole.
 - **Fragments** start at a sentence start and take the next *n* words of one passage. Text A and Text B
@@ -221,15 +258,26 @@ targets and prompts add no copyrightable expression; the code that generates the
     return _card(data, infos, "stage-1", body)
 
 
-def arithmetic_card(infos: dict[str, datasets.DatasetInfo], digits: dict[str, tuple[int, int]],
-                    held_out: dict[str, int],
-                    example: dict, repo: str, seed: int, command: str) -> DatasetCard:
+def arithmetic_card(
+    infos: dict[str, datasets.DatasetInfo],
+    digits: dict[str, tuple[int, int]],
+    held_out: dict[str, int],
+    example: dict,
+    repo: str,
+    seed: int,
+    command: str,
+) -> DatasetCard:
     """The card of the arithmetic folder."""
     total = sum(s.num_examples for info in infos.values() for s in info.splits.values())
     data = DatasetCardData(
-        language="en", license="other", license_name="public-domain", license_link="LICENSE",
-        pretty_name="Arithmetic positive control (a * b, answer only)", size_categories=size_category(total),
-        task_categories=["text-generation"], source_datasets=["original"],
+        language="en",
+        license="other",
+        license_name="public-domain",
+        license_link="LICENSE",
+        pretty_name="Arithmetic positive control (a * b, answer only)",
+        size_categories=size_category(total),
+        task_categories=["text-generation"],
+        source_datasets=["original"],
         tags=["arithmetic", "multiplication", "grpo", "synthetic"],
     )
     body = f"""
@@ -258,7 +306,7 @@ test = load_dataset("{repo}", "3x2", split="test")
 | `answer` | int64 | `a * b` |
 | `prompt` | list of `{{role, content}}` | the chat prompt (TRL conversational format) |
 
-An example (`{example['id']}`):
+An example (`{example["id"]}`):
 
 {_example_block(example)}
 

@@ -41,32 +41,54 @@ def register_shares(folder: Path) -> dict[str, dict[str, float]]:
     return {split: {r: n / sum(c.values()) for r, n in sorted(c.items())} for split, c in counts.items()}
 
 
-def write_curriculum_folder(out: Path, corpus: Corpus, configs=CURRICULUM_CONFIGS, seed: int = 0,
-                            train_size: int = 10_000, validation_size: int = 256, test_size: int = 512,
-                            repo: str | None = None, command: str = "") -> Path:
+def write_curriculum_folder(
+    out: Path,
+    corpus: Corpus,
+    configs=CURRICULUM_CONFIGS,
+    seed: int = 0,
+    train_size: int = 10_000,
+    validation_size: int = 256,
+    test_size: int = 512,
+    repo: str | None = None,
+    command: str = "",
+) -> Path:
     """Parquet for each curriculum config and split (``out_of_register`` as large as test), plus README.md and
     LICENSE, under ``out/interleave-curriculum``."""
     folder = Path(out) / CURRICULUM_FOLDER
     _prepare_folder(folder, curriculum_license(corpus.manifest))
     infos, n_words = {}, {}
     for name in configs:  # out_of_register is as large as test
-        builder = InterleaveCurriculum(name, corpus=corpus, seed=seed, train_size=train_size,
-                                       validation_size=validation_size, test_size=test_size,
-                                       out_of_register_size=test_size)
+        builder = InterleaveCurriculum(
+            name,
+            corpus=corpus,
+            seed=seed,
+            train_size=train_size,
+            validation_size=validation_size,
+            test_size=test_size,
+            out_of_register_size=test_size,
+        )
         logger.info("interleave curriculum %s (%d words per text)", name, builder.config.n_words)
         infos[name] = write_config_parquet(builder, folder)
         n_words[name] = builder.config.n_words
     first = configs[0]
     example = InterleaveProblems(corpus, "test", n_words[first], seed)[0]
-    card = curriculum_card(infos, n_words, example, repo or str(folder), seed, corpus.manifest, command,
-                           register_shares(folder))
+    card = curriculum_card(
+        infos, n_words, example, repo or str(folder), seed, corpus.manifest, command, register_shares(folder)
+    )
     card.save(folder / "README.md")
     return folder
 
 
-def write_arithmetic_folder(out: Path, configs=ARITHMETIC_CONFIGS, seed: int = 0, train_size: int = 10_000,
-                            validation_size: int = 256, test_size: int = 512, repo: str | None = None,
-                            command: str = "") -> Path:
+def write_arithmetic_folder(
+    out: Path,
+    configs=ARITHMETIC_CONFIGS,
+    seed: int = 0,
+    train_size: int = 10_000,
+    validation_size: int = 256,
+    test_size: int = 512,
+    repo: str | None = None,
+    command: str = "",
+) -> Path:
     """Parquet for each arithmetic config and split, plus README.md and LICENSE, under ``out/arithmetic``."""
     folder = Path(out) / ARITHMETIC_FOLDER
     _prepare_folder(folder)
@@ -74,8 +96,13 @@ def write_arithmetic_folder(out: Path, configs=ARITHMETIC_CONFIGS, seed: int = 0
     for name in configs:
         probe = Arithmetic(name, seed=seed)
         # A published train sample never repeats a pair: small configs get all their train pairs at most.
-        builder = Arithmetic(name, seed=seed, train_size=min(train_size, probe.problems.n_train),
-                             validation_size=validation_size, test_size=test_size)
+        builder = Arithmetic(
+            name,
+            seed=seed,
+            train_size=min(train_size, probe.problems.n_train),
+            validation_size=validation_size,
+            test_size=test_size,
+        )
         logger.info("arithmetic %s", name)
         infos[name] = write_config_parquet(builder, folder)
         digits[name] = (builder.config.a_digits, builder.config.b_digits)

@@ -14,19 +14,35 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 from transformers import LlamaConfig, LlamaForCausalLM
 
 torch.manual_seed(0)
-config = LlamaConfig(vocab_size=1000, hidden_size=576, intermediate_size=1536, num_hidden_layers=2,
-                     num_attention_heads=9, num_key_value_heads=3, attn_implementation="sdpa")
+config = LlamaConfig(
+    vocab_size=1000,
+    hidden_size=576,
+    intermediate_size=1536,
+    num_hidden_layers=2,
+    num_attention_heads=9,
+    num_key_value_heads=3,
+    attn_implementation="sdpa",
+)
 model = LlamaForCausalLM(config).to("cuda", torch.bfloat16)
 captured = []
 original = F.scaled_dot_product_attention
 
 
 def capture(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False):
-    captured.append(dict(q=q.detach().clone(), k=k.detach().clone(), v=v.detach().clone(),
-                         attn_mask=None if attn_mask is None else attn_mask.clone(), is_causal=is_causal, scale=scale,
-                         enable_gqa=enable_gqa))
-    return original(q, k, v, attn_mask=attn_mask, dropout_p=dropout_p, is_causal=is_causal, scale=scale,
-                    enable_gqa=enable_gqa)
+    captured.append(
+        dict(
+            q=q.detach().clone(),
+            k=k.detach().clone(),
+            v=v.detach().clone(),
+            attn_mask=None if attn_mask is None else attn_mask.clone(),
+            is_causal=is_causal,
+            scale=scale,
+            enable_gqa=enable_gqa,
+        )
+    )
+    return original(
+        q, k, v, attn_mask=attn_mask, dropout_p=dropout_p, is_causal=is_causal, scale=scale, enable_gqa=enable_gqa
+    )
 
 
 def batch_grads_finite(width: int, pad_rows: bool = True) -> bool:
@@ -50,8 +66,9 @@ def replay(call: dict, fix_rows: bool, backend=SDPBackend.CUDNN_ATTENTION) -> bo
         diagonal = torch.eye(mask.size(-2), mask.size(-1), dtype=torch.bool, device=mask.device)
         mask = mask | (empty.unsqueeze(-1) & diagonal)
     with sdpa_kernel([backend]):
-        out = original(q, k, v, attn_mask=mask, is_causal=call["is_causal"], scale=call["scale"],
-                       enable_gqa=call["enable_gqa"])
+        out = original(
+            q, k, v, attn_mask=mask, is_causal=call["is_causal"], scale=call["scale"], enable_gqa=call["enable_gqa"]
+        )
         out.float().sum().backward()
     return all(bool(torch.isfinite(t.grad).all()) for t in (q, k, v))
 
@@ -60,21 +77,43 @@ torch.backends.cuda.enable_cudnn_sdp(True)
 widths = list(range(150, 200, 3))
 nan_widths = [w for w in widths if not batch_grads_finite(w)]
 print(json.dumps({"test": "left-padded batches, cuDNN allowed", "nan_widths": nan_widths, "of": widths}))
-print(json.dumps({"test": "same widths, no padding",
-                  "nan_widths": [w for w in widths if not batch_grads_finite(w, False)]}))
+print(
+    json.dumps(
+        {"test": "same widths, no padding", "nan_widths": [w for w in widths if not batch_grads_finite(w, False)]}
+    )
+)
 if nan_widths:
     F.scaled_dot_product_attention = capture
     batch_grads_finite(nan_widths[0])
     F.scaled_dot_product_attention = original
     call = captured[0]
     mask = call["attn_mask"]
-    print(json.dumps({"test": "captured call", "q": list(call["q"].shape), "k": list(call["k"].shape),
-                      "mask": None if mask is None else [list(mask.shape), str(mask.dtype)],
-                      "is_causal": call["is_causal"], "enable_gqa": call["enable_gqa"],
-                      "fully_masked_rows": None if mask is None or mask.dtype != torch.bool
-                      else int((~mask.any(dim=-1)).sum())}))
+    print(
+        json.dumps(
+            {
+                "test": "captured call",
+                "q": list(call["q"].shape),
+                "k": list(call["k"].shape),
+                "mask": None if mask is None else [list(mask.shape), str(mask.dtype)],
+                "is_causal": call["is_causal"],
+                "enable_gqa": call["enable_gqa"],
+                "fully_masked_rows": None
+                if mask is None or mask.dtype != torch.bool
+                else int((~mask.any(dim=-1)).sum()),
+            }
+        )
+    )
     print(json.dumps({"test": "replay under cuDNN as captured", "grads_finite": replay(call, False)}))
-    print(json.dumps({"test": "replay under cuDNN, fully masked rows given their own key",
-                      "grads_finite": replay(call, True)}))
-    print(json.dumps({"test": "replay under the memory-efficient kernel", "grads_finite":
-                      replay(call, False, SDPBackend.EFFICIENT_ATTENTION)}))
+    print(
+        json.dumps(
+            {"test": "replay under cuDNN, fully masked rows given their own key", "grads_finite": replay(call, True)}
+        )
+    )
+    print(
+        json.dumps(
+            {
+                "test": "replay under the memory-efficient kernel",
+                "grads_finite": replay(call, False, SDPBackend.EFFICIENT_ATTENTION),
+            }
+        )
+    )

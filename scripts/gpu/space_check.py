@@ -28,8 +28,9 @@ assert interleaver.device == "cuda" and next(interleaver.model.parameters()).dty
 from peft import LoraConfig, get_peft_model  # noqa: E402
 from transformers import AutoModelForCausalLM  # noqa: E402
 
-lora = get_peft_model(AutoModelForCausalLM.from_pretrained(model_dir),
-                      LoraConfig(r=8, target_modules="all-linear", task_type="CAUSAL_LM"))
+lora = get_peft_model(
+    AutoModelForCausalLM.from_pretrained(model_dir), LoraConfig(r=8, target_modules="all-linear", task_type="CAUSAL_LM")
+)
 torch.manual_seed(0)
 for name, parameter in lora.named_parameters():
     if "lora_B" in name:
@@ -44,13 +45,30 @@ for label, adapter in (("base", None), ("adapter", Adapter(stage=1, location="/t
     assert all(b.startswith(a) for a, b in zip(chunks, chunks[1:])), "the stream is not growing prefixes"
     model = interleaver._use_adapter(adapter)
     inputs = interleaver.prompt_ids(text_a, text_b).to("cuda")
-    with torch.inference_mode(), (model.disable_adapter() if adapter is None and hasattr(model, "disable_adapter")
-                                  else torch.autocast("cuda", enabled=False)):
-        ids = model.generate(**inputs, max_new_tokens=budget, do_sample=False, temperature=None, top_p=None,
-                             top_k=None, pad_token_id=interleaver.tokenizer.eos_token_id)
-    plain = interleaver.tokenizer.decode(ids[0, inputs["input_ids"].shape[1]:], skip_special_tokens=True)
-    results[label] = {"chunks": len(chunks), "seconds": seconds, "final_equals_generate": chunks[-1] == plain,
-                      "output": chunks[-1][:200]}
+    with (
+        torch.inference_mode(),
+        (
+            model.disable_adapter()
+            if adapter is None and hasattr(model, "disable_adapter")
+            else torch.autocast("cuda", enabled=False)
+        ),
+    ):
+        ids = model.generate(
+            **inputs,
+            max_new_tokens=budget,
+            do_sample=False,
+            temperature=None,
+            top_p=None,
+            top_k=None,
+            pad_token_id=interleaver.tokenizer.eos_token_id,
+        )
+    plain = interleaver.tokenizer.decode(ids[0, inputs["input_ids"].shape[1] :], skip_special_tokens=True)
+    results[label] = {
+        "chunks": len(chunks),
+        "seconds": seconds,
+        "final_equals_generate": chunks[-1] == plain,
+        "output": chunks[-1][:200],
+    }
     print(label, results[label], flush=True)
 results["adapter_changes_output"] = results["base"]["output"] != results["adapter"]["output"]
 open(out, "w").write(json.dumps(results, indent=2) + "\n")

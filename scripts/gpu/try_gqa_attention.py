@@ -26,8 +26,9 @@ def gqa_sdpa(module, query, key, value, attention_mask, dropout=0.0, scaling=Non
         mask = mask > torch.finfo(mask.dtype).min / 2  # additive -> boolean (True: attend)
     if mask is not None:
         mask = mask[:, :, :, : key.shape[-2]]
-    out = F.scaled_dot_product_attention(query, key, value, attn_mask=mask, scale=scaling,
-                                         enable_gqa=query.shape[1] != key.shape[1])
+    out = F.scaled_dot_product_attention(
+        query, key, value, attn_mask=mask, scale=scaling, enable_gqa=query.shape[1] != key.shape[1]
+    )
     return out.transpose(1, 2).contiguous(), None
 
 
@@ -50,5 +51,8 @@ for batch in (128, 512):
         torch.cuda.synchronize()
         ms = 1000 * (time.perf_counter() - start) / 3
         tokens = sum(map(len, out))
-        print(f"batch {batch} {implementation}: {ms:.1f} ms per rollout, {tokens / ms * 1000:,.0f} tokens/s, "
-              f"greedy[0] {greedy[0][:8]}", flush=True)
+        print(
+            f"batch {batch} {implementation}: {ms:.1f} ms per rollout, {tokens / ms * 1000:,.0f} tokens/s, "
+            f"greedy[0] {greedy[0][:8]}",
+            flush=True,
+        )

@@ -57,7 +57,7 @@ LEGEND = (
     '<span class="nw nw-wrong"><span class="nw-mark">✗</span><del>wrote</del>→expected</span> wrong word &nbsp; '
     '<span class="nw nw-missing"><span class="nw-mark">−</span>word</span> missing (in the target, not written) &nbsp; '
     '<span class="nw nw-extra"><span class="nw-mark">+</span>word</span> extra (written, not in the target)'
-    '</div>'
+    "</div>"
 )
 
 
@@ -72,8 +72,11 @@ def alignment_html(pairs: Sequence[AlignedPair], n_a: int, n_b: int) -> str:
 def alignment_summary(pairs: Sequence[AlignedPair], n_a: int, n_b: int) -> str:
     """Counts per kind, and where the output first left the target (the target word due there and its place)."""
     counts = Counter(p.op for p in pairs)
-    line = f"{n_a + n_b} target words: " + ", ".join(f"{counts.get(op, 0)} {name}"
-                                                     for op, (_, name) in KINDS.items()) + "."
+    line = (
+        f"{n_a + n_b} target words: "
+        + ", ".join(f"{counts.get(op, 0)} {name}" for op, (_, name) in KINDS.items())
+        + "."
+    )
     first_slip = next((i for i, p in enumerate(pairs) if p.op != "match"), None)
     if first_slip is None:
         return line + (" No slip." if pairs else "")
@@ -82,5 +85,7 @@ def alignment_summary(pairs: Sequence[AlignedPair], n_a: int, n_b: int) -> str:
         return line + f" All target words written, then {KINDS[pairs[first_slip].op][1]} words past the end."
     where = origin_labels(n_a, n_b)[done]
     expected = [p.reference for p in pairs if p.reference is not None][done]
-    return line + (f" First slip at target word {done + 1} (Text {where[0]}'s word {where[1:]}, "
-                   f"{expected!r}): {KINDS[pairs[first_slip].op][1]}.")
+    return line + (
+        f" First slip at target word {done + 1} (Text {where[0]}'s word {where[1:]}, "
+        f"{expected!r}): {KINDS[pairs[first_slip].op][1]}."
+    )

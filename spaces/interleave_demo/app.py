@@ -86,12 +86,16 @@ class Demo:
     def status(self) -> str:
         interleaver, base = self.interleaver, self.settings.base_model
         where = f" (`{base}`)" if base != self.base_name else ""
-        line = (f"Base model **{self.base_name}**{where} on {interleaver.device}, loaded in "
-                f"{interleaver.load_seconds:.1f} s. ")
+        line = (
+            f"Base model **{self.base_name}**{where} on {interleaver.device}, loaded in "
+            f"{interleaver.load_seconds:.1f} s. "
+        )
         if not self.adapters:
-            return line + (f"**No trained adapter found** in {self.settings.adapters.describe()}: showing the base "
-                           f"model only. Train one with `make train-stage N=1`, or set `INTERLEAVE_DEMO_ADAPTERS` to "
-                           f"a Hub model repo with `stage-N` branches.")
+            return line + (
+                f"**No trained adapter found** in {self.settings.adapters.describe()}: showing the base "
+                f"model only. Train one with `make train-stage N=1`, or set `INTERLEAVE_DEMO_ADAPTERS` to "
+                f"a Hub model repo with `stage-N` branches."
+            )
         stages = ", ".join(str(a.stage) for a in self.adapters.values())
         return line + f"Stage adapters found in {self.settings.adapters.describe()}: stage {stages}."
 
@@ -108,8 +112,10 @@ class Demo:
 
     def word_counts(self, text_a: str, text_b: str) -> str:
         limit = self.settings.max_words
-        return (f"Text A: {len((text_a or '').split())} words, Text B: {len((text_b or '').split())} words "
-                f"(at most {limit} each).")
+        return (
+            f"Text A: {len((text_a or '').split())} words, Text B: {len((text_b or '').split())} words "
+            f"(at most {limit} each)."
+        )
 
     def _adapter(self, choice: str) -> Adapter | None:
         if choice in (None, "", BASE_CHOICE):
@@ -132,8 +138,11 @@ class Demo:
         prompt_tokens = self.interleaver.prompt_ids(text_a, text_b)["input_ids"].shape[1]
         context = self.interleaver.context_length
         if context and prompt_tokens + max_new > context:
-            raise gr.Error(f"The prompt ({prompt_tokens} tokens) and its answer (up to {max_new}) do not fit the "
-                           f"model's context of {context} tokens: shorten the texts.", print_exception=False)
+            raise gr.Error(
+                f"The prompt ({prompt_tokens} tokens) and its answer (up to {max_new}) do not fit the "
+                f"model's context of {context} tokens: shorten the texts.",
+                print_exception=False,
+            )
         model_name = adapter.label if adapter else f"the base model ({self.base_name})"
         note = f"{length_note(words_a, words_b)} Generating greedily with {model_name}, up to {max_new} tokens."
         yield "", target, "**NW score:** waiting for the model…", "", note
@@ -147,9 +156,11 @@ class Demo:
         alignment = nw_alignment(output, target)
         n_output = len(output.split())
         score = normalize(alignment.score, n_target, n_output)
-        score_text = (f"**NW score: {score:.3f}** (alignment score S = {alignment.score:g}: match +1, wrong word −1, "
-                      f"missing or extra word −1; max(0, S) / {n_target} target words). The model wrote {n_output} "
-                      f"words. {alignment_summary(alignment.pairs, len(words_a), len(words_b))}")
+        score_text = (
+            f"**NW score: {score:.3f}** (alignment score S = {alignment.score:g}: match +1, wrong word −1, "
+            f"missing or extra word −1; max(0, S) / {n_target} target words). The model wrote {n_output} "
+            f"words. {alignment_summary(alignment.pairs, len(words_a), len(words_b))}"
+        )
         logger.info("interleave request finished: NW score %.3f", score)
         yield output, target, score_text, alignment_html(alignment.pairs, len(words_a), len(words_b)), note
 
@@ -171,8 +182,14 @@ def build_demo(demo_state: Demo) -> gr.Blocks:
             text_b = gr.Textbox(label="Text B", lines=5, placeholder="Paste the second text", elem_id="text-b")
         counts = gr.Markdown(demo_state.word_counts("", ""), elem_id="word-counts")
         with gr.Row():
-            model = gr.Dropdown(demo_state.model_choices(), value=demo_state.default_choice(), label="Model", scale=3,
-                                allow_custom_value=True, elem_id="model-choice")  # the app checks the choice
+            model = gr.Dropdown(
+                demo_state.model_choices(),
+                value=demo_state.default_choice(),
+                label="Model",
+                scale=3,
+                allow_custom_value=True,
+                elem_id="model-choice",
+            )  # the app checks the choice
             run = gr.Button("Interleave", variant="primary", scale=1, elem_id="interleave-button")
             stop = gr.Button("Stop", scale=1)
         gr.Examples(EXAMPLES, inputs=[text_a, text_b], label="Examples (public-domain openings)")
@@ -184,32 +201,65 @@ def build_demo(demo_state: Demo) -> gr.Blocks:
         alignment = gr.HTML(elem_id="alignment")
 
         for box in (text_a, text_b):
-            box.change(demo_state.word_counts, [text_a, text_b], counts, queue=False, show_progress="hidden",
-                       api_visibility="private")
+            box.change(
+                demo_state.word_counts,
+                [text_a, text_b],
+                counts,
+                queue=False,
+                show_progress="hidden",
+                api_visibility="private",
+            )
         # preprocess=False: the texts reach the checks as sent (gradio's Textbox would turn any value into a string)
-        event = run.click(demo_state.interleave, [text_a, text_b, model], [output, target, score, alignment, note],
-                          api_name="interleave", concurrency_limit=1, trigger_mode="once", preprocess=False)
+        event = run.click(
+            demo_state.interleave,
+            [text_a, text_b, model],
+            [output, target, score, alignment, note],
+            api_name="interleave",
+            concurrency_limit=1,
+            trigger_mode="once",
+            preprocess=False,
+        )
         stop.click(None, cancels=[event])
         demo.load(demo_state.refresh, None, [model, status], queue=False, api_visibility="private")
     return demo.queue(max_size=QUEUE_SIZE, default_concurrency_limit=1)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="Interleave demo: a Gradio app streaming a model's interleave of two "
-                                                 "texts.")
-    parser.add_argument("--host", default=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
-                        help="address to listen on (default 127.0.0.1, loopback only; GRADIO_SERVER_NAME)")
-    parser.add_argument("--port", type=int, default=int(os.environ.get("GRADIO_SERVER_PORT", "7860")),
-                        help="port (default 7860; GRADIO_SERVER_PORT)")
-    parser.add_argument("--base_model", "--base-model", default=None,
-                        help="model folder or Hub id (INTERLEAVE_DEMO_BASE_MODEL; default: the converted embedded "
-                             "SmolLM2-135M-Instruct in the project cache, else HuggingFaceTB/SmolLM2-135M-Instruct)")
-    parser.add_argument("--adapters", default=None,
-                        help=f"stage adapters: a folder pattern with {{n}} (default {ADAPTER_PATTERN!r} in the "
-                             "checkout), a Hub model repo id with stage-N branches, or 'none' "
-                             "(INTERLEAVE_DEMO_ADAPTERS)")
-    parser.add_argument("--max_words", "--max-words", type=int, default=None,
-                        help="word limit per text (INTERLEAVE_DEMO_MAX_WORDS; default 500)")
+    parser = argparse.ArgumentParser(
+        description="Interleave demo: a Gradio app streaming a model's interleave of two texts."
+    )
+    parser.add_argument(
+        "--host",
+        default=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
+        help="address to listen on (default 127.0.0.1, loopback only; GRADIO_SERVER_NAME)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=int(os.environ.get("GRADIO_SERVER_PORT", "7860")),
+        help="port (default 7860; GRADIO_SERVER_PORT)",
+    )
+    parser.add_argument(
+        "--base_model",
+        "--base-model",
+        default=None,
+        help="model folder or Hub id (INTERLEAVE_DEMO_BASE_MODEL; default: the converted embedded "
+        "SmolLM2-135M-Instruct in the project cache, else HuggingFaceTB/SmolLM2-135M-Instruct)",
+    )
+    parser.add_argument(
+        "--adapters",
+        default=None,
+        help=f"stage adapters: a folder pattern with {{n}} (default {ADAPTER_PATTERN!r} in the "
+        "checkout), a Hub model repo id with stage-N branches, or 'none' "
+        "(INTERLEAVE_DEMO_ADAPTERS)",
+    )
+    parser.add_argument(
+        "--max_words",
+        "--max-words",
+        type=int,
+        default=None,
+        help="word limit per text (INTERLEAVE_DEMO_MAX_WORDS; default 500)",
+    )
     parser.add_argument("--device", default=None, help="cpu or cuda (default: cuda when there is a GPU)")
     return parser.parse_args(argv)
 
@@ -218,14 +268,19 @@ def settings_from(args: argparse.Namespace) -> DemoSettings:
     max_words = args.max_words if args.max_words is not None else max_words_per_text()
     if max_words < 1:
         raise ModelSourceProblem("--max_words must be at least 1")
-    return DemoSettings(base_model=args.base_model or default_base_model(),
-                        adapters=parse_adapter_source(args.adapters or default_adapter_source(), _adapter_base_dir()),
-                        max_words=max_words, device=args.device)
+    return DemoSettings(
+        base_model=args.base_model or default_base_model(),
+        adapters=parse_adapter_source(args.adapters or default_adapter_source(), _adapter_base_dir()),
+        max_words=max_words,
+        device=args.device,
+    )
 
 
 def port_taken_message(host: str, port: int) -> str:
-    return (f"error: port {port} on {host} is in use (another demo or server?): stop it, or pick another port with "
-            "--port (make space SPACE_PORT=...)")
+    return (
+        f"error: port {port} on {host} is in use (another demo or server?): stop it, or pick another port with "
+        "--port (make space SPACE_PORT=...)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -241,9 +296,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"interleave demo: {state.status()}", flush=True)
-    print(f"interleave demo: shared code from {SHARED_CODE_ROOT}: "
-          f"{sys.modules[interleave_target.__module__].__file__}, "
-          f"{sys.modules[nw_alignment.__module__].__file__}", flush=True)
+    print(
+        f"interleave demo: shared code from {SHARED_CODE_ROOT}: "
+        f"{sys.modules[interleave_target.__module__].__file__}, "
+        f"{sys.modules[nw_alignment.__module__].__file__}",
+        flush=True,
+    )
     app = build_demo(state)
     try:
         _, local_url, _ = app.launch(server_name=args.host, server_port=args.port, prevent_thread_lock=True)

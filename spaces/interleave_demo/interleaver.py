@@ -39,8 +39,10 @@ class Interleaver:
             model = AutoModelForCausalLM.from_pretrained(base_model, dtype=dtype)  # first: its error names config.json
             self.tokenizer = AutoTokenizer.from_pretrained(base_model)
         except (OSError, ValueError) as exc:  # a folder that is no model, a bad or unreachable Hub id
-            raise ModelSourceProblem(f"could not load the base model {base_model!r} ({_first_line(exc)}); give a model "
-                                     f"folder, or a Hub id 'owner/name' (which needs network access)") from None
+            raise ModelSourceProblem(
+                f"could not load the base model {base_model!r} ({_first_line(exc)}); give a model "
+                f"folder, or a Hub id 'owner/name' (which needs network access)"
+            ) from None
         self.model = model.to(self.device).eval()
         self.load_seconds = time.perf_counter() - started
         self._adapters: dict[Adapter, str] = {}  # adapter -> its peft adapter name
@@ -53,8 +55,13 @@ class Interleaver:
 
     def prompt_ids(self, text_a: str, text_b: str):
         """The tokenized chat prompt the training used (dataset_builders.prompts), ending in the assistant turn."""
-        return self.tokenizer.apply_chat_template(interleave_prompt(text_a, text_b), add_generation_prompt=True,
-                                                  tokenize=True, return_dict=True, return_tensors="pt")
+        return self.tokenizer.apply_chat_template(
+            interleave_prompt(text_a, text_b),
+            add_generation_prompt=True,
+            tokenize=True,
+            return_dict=True,
+            return_tensors="pt",
+        )
 
     def max_new_tokens(self, target: str) -> int:
         """The project's one completion budget on the target's token count: room to finish, and to overshoot a
@@ -77,8 +84,9 @@ class Interleaver:
                 else:
                     self.model = PeftModel.from_pretrained(self.model, folder, adapter_name=name).eval()
             except (ValueError, RuntimeError, OSError, KeyError) as exc:
-                raise AdapterUnusable(f"the {adapter.label} does not load onto the base model {self.base_model}: "
-                                      f"{_first_line(exc)}") from None
+                raise AdapterUnusable(
+                    f"the {adapter.label} does not load onto the base model {self.base_model}: {_first_line(exc)}"
+                ) from None
             self._adapters[adapter] = name
             logger.info("loaded %s as %s", adapter.label, name)
         self.model.set_adapter(self._adapters[adapter])
@@ -112,11 +120,18 @@ class Interleaver:
 
             def generate():
                 try:
-                    with torch.inference_mode(), (model.disable_adapter() if base_only else contextlib.nullcontext()):
-                        model.generate(**inputs, streamer=streamer, max_new_tokens=max_new_tokens, do_sample=False,
-                                       temperature=None, top_p=None, top_k=None,
-                                       stopping_criteria=StoppingCriteriaList([_StopWhenSet(stop)]),
-                                       pad_token_id=self.tokenizer.pad_token_id or self.tokenizer.eos_token_id)
+                    with torch.inference_mode(), model.disable_adapter() if base_only else contextlib.nullcontext():
+                        model.generate(
+                            **inputs,
+                            streamer=streamer,
+                            max_new_tokens=max_new_tokens,
+                            do_sample=False,
+                            temperature=None,
+                            top_p=None,
+                            top_k=None,
+                            stopping_criteria=StoppingCriteriaList([_StopWhenSet(stop)]),
+                            pad_token_id=self.tokenizer.pad_token_id or self.tokenizer.eos_token_id,
+                        )
                 except BaseException as exc:  # handed to the caller; end the stream so it does not wait forever
                     failure.append(exc)
                     streamer.end()

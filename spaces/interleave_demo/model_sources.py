@@ -90,8 +90,10 @@ def parse_adapter_source(spec: str, base_dir: Path | None = None) -> AdapterSour
         return AdapterSource("local", str(path))
     if spec.count("/") == 1 and not Path(spec).exists() and re.fullmatch(r"[\w.-]+/[\w.-]+", spec):
         return AdapterSource("hub", spec)
-    raise ModelSourceProblem(f"adapter source {spec!r} is neither a folder pattern with {{n}} for the stage "
-                             f"(like {ADAPTER_PATTERN!r}), a Hub model repo id 'owner/name', nor 'none'")
+    raise ModelSourceProblem(
+        f"adapter source {spec!r} is neither a folder pattern with {{n}} for the stage "
+        f"(like {ADAPTER_PATTERN!r}), a Hub model repo id 'owner/name', nor 'none'"
+    )
 
 
 def _local_adapters(pattern: str) -> list[Adapter]:
@@ -114,8 +116,12 @@ def _hub_adapters(repo_id: str) -> list[Adapter]:
         try:
             branches = [ref.name for ref in HfApi().list_repo_refs(repo_id).branches]
         except Exception as exc:  # network, auth or a missing repo: say so, then try the cache
-            logger.warning("could not list the branches of %s on the Hub (%s: %s); looking in the local cache",
-                           repo_id, type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "")
+            logger.warning(
+                "could not list the branches of %s on the Hub (%s: %s); looking in the local cache",
+                repo_id,
+                type(exc).__name__,
+                str(exc).splitlines()[0] if str(exc) else "",
+            )
     if not branches:
         branches = _cached_branches(repo_id)
     stages = sorted(int(m.group(1)) for m in map(STAGE_BRANCH.match, branches) if m)

@@ -32,15 +32,19 @@ def check_text(name: str, text: str | None, max_words: int) -> list[str]:
         raise InputProblem(f"{name} is empty: paste a text (or pick an example).")
     bad = _SURROGATE.search(text)
     if bad:
-        raise InputProblem(f"{name} holds an invalid character at position {bad.start():,} (a lone UTF-16 surrogate, "
-                           f"U+{ord(bad.group()):04X}): paste the text again from its source.")
+        raise InputProblem(
+            f"{name} holds an invalid character at position {bad.start():,} (a lone UTF-16 surrogate, "
+            f"U+{ord(bad.group()):04X}): paste the text again from its source."
+        )
     words = text.split()
     if not words:
         raise InputProblem(f"{name} holds only whitespace: paste some words.")
     if len(words) > max_words:
         excess = len(words) - max_words
-        raise InputProblem(f"{name} has {len(words):,} words; this demo takes at most {max_words:,} words per text. "
-                           f"Shorten it by {excess:,} word{'s' if excess > 1 else ''}.")
+        raise InputProblem(
+            f"{name} has {len(words):,} words; this demo takes at most {max_words:,} words per text. "
+            f"Shorten it by {excess:,} word{'s' if excess > 1 else ''}."
+        )
     return words
 
 
@@ -63,7 +67,12 @@ def length_note(words_a: list[str], words_b: list[str]) -> str:
     if n_a == n_b:
         return f"Text A and Text B have {n_a} words each: {n_a} pairs, {2 * n_a} words in all."
     longer, rest = ("A", n_a - n_b) if n_a > n_b else ("B", n_b - n_a)
-    tail = (f"the last {rest} words of Text {longer} follow on their own" if rest > 1
-            else f"the last word of Text {longer} follows on its own")
-    return (f"Text A has {n_a} words, Text B {n_b}: they alternate for {min(n_a, n_b)} pairs, then {tail} "
-            f"({n_a + n_b} words in all).")
+    tail = (
+        f"the last {rest} words of Text {longer} follow on their own"
+        if rest > 1
+        else f"the last word of Text {longer} follows on its own"
+    )
+    return (
+        f"Text A has {n_a} words, Text B {n_b}: they alternate for {min(n_a, n_b)} pairs, then {tail} "
+        f"({n_a + n_b} words in all)."
+    )

@@ -30,7 +30,8 @@ def shared_code_root(start: Path = HERE) -> Path:
         f"the demo imports the project's modules {' and '.join(MARKER_MODULES)}, found neither in {start} nor above "
         f"it: run it from the interleave-grpo checkout (make space), or from the copy that publishing writes with "
         f"them (make publish-space HUB=local, or python -m publishing space --hub local: no token needed; the copy "
-        f"is dist/publish/spaces/interleave-demo/)")
+        f"is dist/publish/spaces/interleave-demo/)"
+    )
 
 
 def use_shared_code() -> Path:

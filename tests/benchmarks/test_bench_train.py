@@ -10,8 +10,10 @@ from tests.conftest import REPO_ROOT, run_cli
 
 
 def _records(step_times, rewards, generation, peak):
-    return [{"global_step": i + 1, "step_time": t, "reward": r, "time/generation": g, "gpu_peak_memory_gib": m}
-            for i, (t, r, g, m) in enumerate(zip(step_times, rewards, generation, peak))]
+    return [
+        {"global_step": i + 1, "step_time": t, "reward": r, "time/generation": g, "gpu_peak_memory_gib": m}
+        for i, (t, r, g, m) in enumerate(zip(step_times, rewards, generation, peak))
+    ]
 
 
 def test_summary_leaves_the_first_step_out_of_the_step_time():
@@ -33,11 +35,24 @@ def test_grpo_run_specs():
 
 
 def _bench(config_seconds):
-    generation = [{"stage": 1, "batch": 128, "method": "dynamic", "max_new_tokens": 48, "tokens_per_second": 1000.0},
-                  {"stage": 1, "batch": 128, "method": "graph", "max_new_tokens": 48, "tokens_per_second": 12500.0}]
-    grpo = [{"recipe": "stage-1", "config": config, "steps": 4, "step_seconds": seconds, "first_step_seconds": seconds,
-             "generation_seconds": seconds / 2, "peak_memory_gib": 2.0, "reward_last": 0.5, "reward_mean": 0.25}
-            for config, seconds in config_seconds.items()]
+    generation = [
+        {"stage": 1, "batch": 128, "method": "dynamic", "max_new_tokens": 48, "tokens_per_second": 1000.0},
+        {"stage": 1, "batch": 128, "method": "graph", "max_new_tokens": 48, "tokens_per_second": 12500.0},
+    ]
+    grpo = [
+        {
+            "recipe": "stage-1",
+            "config": config,
+            "steps": 4,
+            "step_seconds": seconds,
+            "first_step_seconds": seconds,
+            "generation_seconds": seconds / 2,
+            "peak_memory_gib": 2.0,
+            "reward_last": 0.5,
+            "reward_mean": 0.25,
+        }
+        for config, seconds in config_seconds.items()
+    ]
     return {"device": "NVIDIA H100 80GB HBM3", "model": "m", "generation": generation, "grpo": grpo}
 
 
@@ -58,8 +73,9 @@ def test_merge_replaces_entries_of_the_same_run():
 
 
 def test_make_bench_train_without_a_gpu_says_so():
-    proc = subprocess.run(["make", "--no-print-directory", "bench-train"], cwd=REPO_ROOT, capture_output=True,
-                          text=True, timeout=300)
+    proc = subprocess.run(
+        ["make", "--no-print-directory", "bench-train"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 2
     assert "needs a CUDA GPU" in proc.stderr and "Traceback" not in proc.stderr
     json.dumps(proc.stdout)  # printable

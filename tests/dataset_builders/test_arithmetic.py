@@ -62,9 +62,11 @@ def test_held_out_splits_are_bounded_and_configs_checked():
         Arithmetic("3x2", test_size=2000)
 
 
-DIGEST = ("import json; from dataset_builders.arithmetic import ArithmeticProblems; "
-          "g = ArithmeticProblems(seed=11); "
-          "print(json.dumps([g.pair(s, i) for s in ('train', 'test') for i in range(0, 1000, 37)]))")
+DIGEST = (
+    "import json; from dataset_builders.arithmetic import ArithmeticProblems; "
+    "g = ArithmeticProblems(seed=11); "
+    "print(json.dumps([g.pair(s, i) for s in ('train', 'test') for i in range(0, 1000, 37)]))"
+)
 
 
 def test_same_seed_same_problems_in_another_process_and_seeds_differ():

@@ -14,31 +14,34 @@ from dataset_builders.arithmetic import (
 )
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("5535", 5535),
-    ("  5535\n", 5535),
-    ("5,535", 5535),                                  # comma thousands separator
-    ("1,234,567", 1234567),
-    ("5 535", 5535),                                  # space thousands separator
-    ("5\u202f535", 5535),                             # narrow no-break space
-    ("5\u00a0535", 5535),                             # no-break space
-    ("5535.", 5535),                                  # trailing period
-    ("5535.00", 5535),
-    ("The answer is 5535.", 5535),                   # surrounding words
-    ("Answer: **5,535**", 5535),
-    ("123 * 45 = 5535", 5535),                        # = sign: the number after the last =
-    ("123 x 45 = 5535 (checked)", 5535),
-    ("= 5535", 5535),
-    ("123*45=5535", 5535),
-    ("123 * 45 is 5535", 5535),                       # otherwise the last number
-    ("\u22125535", -5535),                            # unicode minus
-    ("-5535", -5535),
-    ("\uff0d12", -12),                                # fullwidth hyphen-minus
-    ("The product is 12.5", None),                    # not an integer
-    ("five thousand", None),
-    ("", None),
-    ("=", None),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("5535", 5535),
+        ("  5535\n", 5535),
+        ("5,535", 5535),  # comma thousands separator
+        ("1,234,567", 1234567),
+        ("5 535", 5535),  # space thousands separator
+        ("5\u202f535", 5535),  # narrow no-break space
+        ("5\u00a0535", 5535),  # no-break space
+        ("5535.", 5535),  # trailing period
+        ("5535.00", 5535),
+        ("The answer is 5535.", 5535),  # surrounding words
+        ("Answer: **5,535**", 5535),
+        ("123 * 45 = 5535", 5535),  # = sign: the number after the last =
+        ("123 x 45 = 5535 (checked)", 5535),
+        ("= 5535", 5535),
+        ("123*45=5535", 5535),
+        ("123 * 45 is 5535", 5535),  # otherwise the last number
+        ("\u22125535", -5535),  # unicode minus
+        ("-5535", -5535),
+        ("\uff0d12", -12),  # fullwidth hyphen-minus
+        ("The product is 12.5", None),  # not an integer
+        ("five thousand", None),
+        ("", None),
+        ("=", None),
+    ],
+)
 def test_extract_answer_formats(text, expected):
     assert extract_answer(text) == expected
 
@@ -66,8 +69,18 @@ def test_score_completion_reports_every_score():
 def test_rewards_take_trls_call_signature():
     prompts = [[{"role": "user", "content": "What is 123 * 45?"}]] * 4
     completions = [[{"role": "assistant", "content": c}] for c in ("5535", "The answer is 5,535.", "5536", "no")]
-    kwargs = dict(prompts=prompts, completions=completions, completion_ids=[[1]] * 4, answer=[5535] * 4,
-                  a=[123] * 4, b=[45] * 4, id=["x"] * 4, trainer_state=None, log_extra=None, log_metric=None)
+    kwargs = dict(
+        prompts=prompts,
+        completions=completions,
+        completion_ids=[[1]] * 4,
+        answer=[5535] * 4,
+        a=[123] * 4,
+        b=[45] * 4,
+        id=["x"] * 4,
+        trainer_state=None,
+        log_extra=None,
+        log_metric=None,
+    )
     assert arithmetic_exact_reward(**kwargs) == [1.0, 1.0, 0.0, 0.0]
     partial = arithmetic_partial_reward(**kwargs)
     assert partial[:2] == [1.0, 1.0] and 0.0 < partial[2] < 1.0 and partial[3] == 0.0
@@ -89,10 +102,23 @@ def test_stream_and_rewards_run_in_trls_grpo_trainer(tiny_model_dir, tmp_path):
         assert all(isinstance(a, int) for a in answer)
         return [0.0] * len(completions)
 
-    args = GRPOConfig(output_dir=str(tmp_path), max_steps=2, per_device_train_batch_size=4, num_generations=2,
-                      max_completion_length=4, report_to=[], save_strategy="no", use_cpu=True, shuffle_dataset=False,
-                      disable_tqdm=True)
-    trainer = GRPOTrainer(model=str(tiny_model_dir), reward_funcs=[*ARITHMETIC_REWARDS, record_ids], args=args,
-                          train_dataset=arithmetic_stream(start_index=100))
+    args = GRPOConfig(
+        output_dir=str(tmp_path),
+        max_steps=2,
+        per_device_train_batch_size=4,
+        num_generations=2,
+        max_completion_length=4,
+        report_to=[],
+        save_strategy="no",
+        use_cpu=True,
+        shuffle_dataset=False,
+        disable_tqdm=True,
+    )
+    trainer = GRPOTrainer(
+        model=str(tiny_model_dir),
+        reward_funcs=[*ARITHMETIC_REWARDS, record_ids],
+        args=args,
+        train_dataset=arithmetic_stream(start_index=100),
+    )
     trainer.train()
     assert seen == [f"3x2-train-seed0-{i:07d}" for i in range(100, 104) for _ in range(2)]

@@ -4,9 +4,9 @@ from dataset_builders.cli_flags import underscore_flags
 
 
 def test_hyphenated_flags_become_underscored_and_values_stay():
-    assert underscore_flags(["model", "--base-model", "me/base-model", "--runs-dir=runs/a-b", "-n", "3",
-                             "--stage", "2", "--"]) == \
-        ["model", "--base_model", "me/base-model", "--runs_dir=runs/a-b", "-n", "3", "--stage", "2", "--"]
+    assert underscore_flags(
+        ["model", "--base-model", "me/base-model", "--runs-dir=runs/a-b", "-n", "3", "--stage", "2", "--"]
+    ) == ["model", "--base_model", "me/base-model", "--runs_dir=runs/a-b", "-n", "3", "--stage", "2", "--"]
 
 
 def test_both_spellings_parse_alike():

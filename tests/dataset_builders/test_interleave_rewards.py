@@ -20,7 +20,7 @@ def interleave(a: list[str], b: list[str]) -> list[str]:
     """a1 b1 a2 b2 ..., the rest of the longer list after (written here, independent of the builders)."""
     out = []
     for i in range(max(len(a), len(b))):
-        out += a[i:i + 1] + b[i:i + 1]
+        out += a[i : i + 1] + b[i : i + 1]
     return out
 
 
@@ -50,10 +50,18 @@ def old_dense_reward(prediction: list[str], target: list[str]) -> float:
 
 # --- the TRL signature ---------------------------------------------------------------------------
 
+
 def test_rewards_take_trls_call_with_strings_and_conversations():
     target = ["a1 b1 a2 b2", "a1 b1 a2 b2"]
-    trl_kwargs = dict(completion_ids=[[1], [2]], trainer_state=object(), log_extra=lambda *a: None,
-                      log_metric=lambda *a: None, text_a=["a1 a2"] * 2, text_b=["b1 b2"] * 2, target=target)
+    trl_kwargs = dict(
+        completion_ids=[[1], [2]],
+        trainer_state=object(),
+        log_extra=lambda *a: None,
+        log_metric=lambda *a: None,
+        text_a=["a1 a2"] * 2,
+        text_b=["b1 b2"] * 2,
+        target=target,
+    )
     plain = ["a1 b1 a2 b2", "a1 a2 b1 b2"]
     chat = [[{"role": "assistant", "content": text}] for text in plain]
     for reward in (interleave_trigram_reward, interleave_strict_reward):
@@ -76,16 +84,27 @@ def test_ngram_dice_definition():
 
 # --- copying one or both texts pays nothing --------------------------------------------------------
 
+
 @st.composite
 def texts_and_outputs(draw, min_words=2):
     """Two equal-length texts of distinct words, k correct pairs, and what follows them."""
     n = draw(st.integers(min_words, 30))
-    words = draw(st.lists(st.text(st.characters(blacklist_categories=("Z", "C")), min_size=1, max_size=6),
-                          min_size=2 * n, max_size=2 * n, unique=True))
+    words = draw(
+        st.lists(
+            st.text(st.characters(blacklist_categories=("Z", "C")), min_size=1, max_size=6),
+            min_size=2 * n,
+            max_size=2 * n,
+            unique=True,
+        )
+    )
     a, b = words[:n], words[n:]
     k = draw(st.integers(1, n - 1))
-    rest = {"nothing": [], "the rest of A": a[k:], "the rest of A then of B": a[k:] + b[k:],
-            "random words": draw(st.lists(st.sampled_from(["the", "of", "x", "🙂", "é"]), max_size=2 * (n - k)))}
+    rest = {
+        "nothing": [],
+        "the rest of A": a[k:],
+        "the rest of A then of B": a[k:] + b[k:],
+        "random words": draw(st.lists(st.sampled_from(["the", "of", "x", "🙂", "é"]), max_size=2 * (n - k))),
+    }
     follow = draw(st.sampled_from(sorted(rest)))
     return a, b, k, interleave(a[:k], b[:k]) + rest[follow]
 
@@ -117,7 +136,7 @@ def test_more_correct_pairs_earn_more(case):
     a, b, k, _ = case
     assume(k + 1 < len(a))
     target = interleave(a, b)
-    assert trigram(interleave(a[:k + 1], b[:k + 1]), target) > trigram(interleave(a[:k], b[:k]), target)
+    assert trigram(interleave(a[: k + 1], b[: k + 1]), target) > trigram(interleave(a[:k], b[:k]), target)
 
 
 def test_the_old_dense_reward_was_gamed_and_this_one_is_not():
@@ -140,7 +159,7 @@ def test_on_real_prose_copies_earn_next_to_nothing(corpus):
         for _ in range(30):
             wa, wb = rng.sample(passages, 2)
             sa, sb = rng.randrange(len(wa) - n), rng.randrange(len(wb) - n)
-            a, b = wa[sa:sa + n], wb[sb:sb + n]
+            a, b = wa[sa : sa + n], wb[sb : sb + n]
             target = interleave(a, b)
             best_copy = max(weighted(copy, target) for copy in copies(a, b).values())
             copy_rewards.append(best_copy)
@@ -174,20 +193,40 @@ def test_rewards_run_in_trls_grpo_trainer(tiny_model_dir, tmp_path):
     from datasets import Dataset
     from trl import GRPOConfig, GRPOTrainer
 
-    rows = [{"prompt": [{"role": "user", "content": f"Interleave: a{i} a{i + 1} / b{i} b{i + 1}"}],
-             "text_a": f"a{i} a{i + 1}", "text_b": f"b{i} b{i + 1}", "target": f"a{i} b{i} a{i + 1} b{i + 1}"}
-            for i in range(4)]
+    rows = [
+        {
+            "prompt": [{"role": "user", "content": f"Interleave: a{i} a{i + 1} / b{i} b{i + 1}"}],
+            "text_a": f"a{i} a{i + 1}",
+            "text_b": f"b{i} b{i + 1}",
+            "target": f"a{i} b{i} a{i + 1} b{i + 1}",
+        }
+        for i in range(4)
+    ]
     seen = []
 
     def record_columns(prompts, completions, target, text_a, text_b, **kwargs):
         seen.append((completions[0], target[0], text_a[0], text_b[0]))
         return [0.0] * len(completions)
 
-    args = GRPOConfig(output_dir=str(tmp_path), max_steps=1, per_device_train_batch_size=4, num_generations=2,
-                      max_completion_length=6, report_to=[], save_strategy="no", use_cpu=True, disable_tqdm=True,
-                      reward_weights=[*INTERLEAVE_REWARD_WEIGHTS, 0.0], logging_steps=1)
-    trainer = GRPOTrainer(model=str(tiny_model_dir), reward_funcs=[*INTERLEAVE_REWARDS, record_columns], args=args,
-                          train_dataset=Dataset.from_list(rows))
+    args = GRPOConfig(
+        output_dir=str(tmp_path),
+        max_steps=1,
+        per_device_train_batch_size=4,
+        num_generations=2,
+        max_completion_length=6,
+        report_to=[],
+        save_strategy="no",
+        use_cpu=True,
+        disable_tqdm=True,
+        reward_weights=[*INTERLEAVE_REWARD_WEIGHTS, 0.0],
+        logging_steps=1,
+    )
+    trainer = GRPOTrainer(
+        model=str(tiny_model_dir),
+        reward_funcs=[*INTERLEAVE_REWARDS, record_columns],
+        args=args,
+        train_dataset=Dataset.from_list(rows),
+    )
     trainer.train()
     completion, target, text_a, text_b = seen[0]
     assert isinstance(completion, list) and completion[0]["role"] == "assistant"

@@ -7,10 +7,15 @@ from dataset_builders.corpus.sources import Work
 
 def _work(work_id: str, sections: list[list[int]], source: str = "src") -> Work:
     """A work whose paragraphs have the given word counts; words name their section and paragraph."""
-    return Work(work_id, source, work_id, tuple(
-        tuple(" ".join(f"s{si}p{pi}w{k}" for k in range(n)) for pi, n in enumerate(section))
-        for si, section in enumerate(sections)
-    ))
+    return Work(
+        work_id,
+        source,
+        work_id,
+        tuple(
+            tuple(" ".join(f"s{si}p{pi}w{k}" for k in range(n)) for pi, n in enumerate(section))
+            for si, section in enumerate(sections)
+        ),
+    )
 
 
 def test_passages_join_paragraphs_until_min_words_and_never_cross_a_section():
@@ -25,9 +30,12 @@ def test_passages_join_paragraphs_until_min_words_and_never_cross_a_section():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.lists(st.lists(st.integers(1, 300), min_size=1, max_size=8), min_size=1, max_size=4),
-                min_size=1, max_size=12),
-       st.integers(50, 1500))
+@given(
+    st.lists(
+        st.lists(st.lists(st.integers(1, 300), min_size=1, max_size=8), min_size=1, max_size=4), min_size=1, max_size=12
+    ),
+    st.integers(50, 1500),
+)
 def test_passages_keep_every_word_in_order(works_sections, min_words):
     works = [_work(f"w{i}", sections) for i, sections in enumerate(works_sections)]
     for work in works:

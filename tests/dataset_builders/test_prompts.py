@@ -35,8 +35,8 @@ def test_interleave_keeps_every_word_in_order(a, b):
     out = interleave_words(a, b)
     assert len(out) == len(a) + len(b)
     common = min(len(a), len(b))
-    assert out[0:2 * common:2] == a[:common] and out[1:2 * common:2] == b[:common]
-    assert out[2 * common:] == a[common:] + b[common:]
+    assert out[0 : 2 * common : 2] == a[:common] and out[1 : 2 * common : 2] == b[:common]
+    assert out[2 * common :] == a[common:] + b[common:]
     assert interleave_target(a, b) == " ".join(out)
 
 

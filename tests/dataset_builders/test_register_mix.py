@@ -19,8 +19,14 @@ def _corpus(works: dict[str, tuple[str, int]], split: str = "train") -> Corpus:
     return Corpus(passages, {"sources": ["made-up"], "fingerprint": "made-up"}, Path("."))
 
 
-WORKS = {"s1": ("speech", 40), "s2": ("speech", 30), "p1": ("play", 20), "p2": ("play", 25), "p3": ("play", 10),
-         "f1": ("fact", 30)}
+WORKS = {
+    "s1": ("speech", 40),
+    "s2": ("speech", 30),
+    "p1": ("play", 20),
+    "p2": ("play", 25),
+    "p3": ("play", 10),
+    "f1": ("fact", 30),
+}
 
 
 def test_every_cycle_holds_each_register_pair_exactly_its_weight():

@@ -119,16 +119,23 @@ def test_rest_references_map_labels_to_the_next_heading_and_unresolved_roles_sho
     title, labels = rest_references(DOC)
     assert title == "First steps" and labels == {"first-steps": "First steps"}
     assert rest_inline(":doc:`tutorial02` and :ref:`unknown-label`") == "tutorial02 and unknown-label"
-    assert rest_inline(":class:`.ModelAdmin.list_editable` vs ``__init__`` vs mysql_tz_info") == \
-        "ModelAdmin.list_editable vs __init__ vs mysql_tz_info"
+    assert (
+        rest_inline(":class:`.ModelAdmin.list_editable` vs ``__init__`` vs mysql_tz_info")
+        == "ModelAdmin.list_editable vs __init__ vs mysql_tz_info"
+    )
 
 
 def test_a_fact_sheet_field_is_one_sentence_of_labelled_values():
-    node = {"total": {"text": "643,801 sq km"}, "note": {"text": "includes ++ overseas regions"},
-            "map": {"text": "None"}}
+    node = {
+        "total": {"text": "643,801 sq km"},
+        "note": {"text": "includes ++ overseas regions"},
+        "map": {"text": "None"},
+    }
     assert field_paragraph("Area", node) == "Area: total: 643,801 sq km; note: includes; overseas regions."
-    assert field_paragraph("Population", {"text": "66,553,766 (July 2015 est.)"}) == \
-        "Population: 66,553,766 (July 2015 est.)"
+    assert (
+        field_paragraph("Population", {"text": "66,553,766 (July 2015 est.)"})
+        == "Population: 66,553,766 (July 2015 est.)"
+    )
     assert field_paragraph("Map", {"text": "None"}) is None
     profile = {"Introduction": {"Background": {"text": "A country."}}, "Geography": {"Area": node}}
     assert profile_paragraphs(profile) == ["Background: A country.", field_paragraph("Area", node)]
@@ -136,11 +143,17 @@ def test_a_fact_sheet_field_is_one_sentence_of_labelled_values():
 
 def test_encyclopedia_articles_are_bound_into_volumes_of_one_topic_in_title_order():
     words = " ".join(["word"] * 60)
-    articles = {f"Title {k:02d}": {"extract": f"Article {k}. {words}\nSecond paragraph\u2060.", "topic": topic}
-                for k, topic in enumerate(["Arts", "Science"] * 5)}
+    articles = {
+        f"Title {k:02d}": {"extract": f"Article {k}. {words}\nSecond paragraph\u2060.", "topic": topic}
+        for k, topic in enumerate(["Arts", "Science"] * 5)
+    }
     volumes = bind_volumes(articles, volume_words=150)  # 64 words an article: a volume closes after three
-    assert [w.work_id for w in volumes] == ["wikipedia/arts-01", "wikipedia/arts-02",
-                                            "wikipedia/science-01", "wikipedia/science-02"]
+    assert [w.work_id for w in volumes] == [
+        "wikipedia/arts-01",
+        "wikipedia/arts-02",
+        "wikipedia/science-01",
+        "wikipedia/science-02",
+    ]
     assert volumes[0].sections[0][:2] == (f"Article 0. {words}", "Second paragraph.")
     assert len(volumes[0].sections[0]) == 6 and len(volumes[1].sections[0]) == 4
     assert all(w.register == "reference" for w in volumes)

@@ -11,8 +11,12 @@ from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
 def test_names_stand_for_their_tasks():
     for stage, words in STAGE_WORDS.items():
         task = tasks.get(f"stage-{stage}")
-        assert (task.name, task.words, task.curriculum_stage, task.reference_column) == \
-            (f"stage-{stage}", words, stage, "target")
+        assert (task.name, task.words, task.curriculum_stage, task.reference_column) == (
+            f"stage-{stage}",
+            words,
+            stage,
+            "target",
+        )
         assert task.previous == (f"stage-{stage - 1}" if stage > 1 else None)
     assert tasks.get("words-37").words == 37 and tasks.get("words-37").curriculum_stage is None
     arithmetic = tasks.get("arithmetic-4x3")
@@ -39,15 +43,22 @@ def test_problems_of_a_split_are_the_datasets_rows():
     assert [row["id"] for row in test] == [task.problem("test", i)["id"] for i in range(3)]
     assert next(iter(task.train_stream(5)))["id"] == task.problem("train", 5)["id"]
     assert next(task.resample_problems(0))["id"] != task.problem("train", 0)["id"]
-    assert task.supervised_row(test[0]) == {"prompt": test[0]["prompt"],
-                                           "completion": [{"role": "assistant", "content": test[0]["target"]}]}
+    assert task.supervised_row(test[0]) == {
+        "prompt": test[0]["prompt"],
+        "completion": [{"role": "assistant", "content": test[0]["target"]}],
+    }
 
 
 def test_score_gives_the_per_problem_record():
     task = tasks.get("stage-1")
     row = {"target": "a1 b1 a2 b2"}
-    assert task.score("a1 b1 a2 b2", row) == {"score": 1.0, "exact": True, "completion_words": 4,
-                                              "reference_words": 4, "first_difference": None}
+    assert task.score("a1 b1 a2 b2", row) == {
+        "score": 1.0,
+        "exact": True,
+        "completion_words": 4,
+        "reference_words": 4,
+        "first_difference": None,
+    }
     slip = task.score([{"role": "assistant", "content": "a1 b1 a9 b2"}], row)  # chat completions too
     assert slip["exact"] is False and slip["first_difference"] == 2 and 0 < slip["score"] < 1
     arithmetic = tasks.get("arithmetic")
@@ -62,5 +73,9 @@ def test_a_supervised_mix_is_one_task_per_word_count_or_the_one_task():
 
 
 def test_tables_sort_the_curriculum_by_length_then_arithmetic():
-    assert sorted(["arithmetic", "stage-6", "stage-1", "words-37"], key=tasks.sort_key) == \
-        ["stage-1", "words-37", "stage-6", "arithmetic"]
+    assert sorted(["arithmetic", "stage-6", "stage-1", "words-37"], key=tasks.sort_key) == [
+        "stage-1",
+        "words-37",
+        "stage-6",
+        "arithmetic",
+    ]

@@ -11,11 +11,11 @@ from dataset_builders.prompts import interleave_prompt, interleave_target
 
 SENTENCES = {
     "manual.txt": "Install the package first. Then run the server with one command. The port is 8080 by default. "
-                  "Logs go to the console. Stop it with Ctrl-C when you are done. Restart it after a change.",
+    "Logs go to the console. Stop it with Ctrl-C when you are done. Restart it after a change.",
     "letters/one.txt": "Dear friend, I write from the coast.\nThe weather\nis fine. We walk every morning. The sea is "
-                       "grey and calm. Nobody here knows my name. I will write again soon.",
+    "grey and calm. Nobody here knows my name. I will write again soon.",
     "recipe.txt": "Heat the oven. Mix the flour and the butter. Add two eggs and a pinch of salt. Bake it for half an "
-                  "hour. Let it cool before you cut it.",
+    "hour. Let it cool before you cut it.",
 }
 
 
@@ -32,7 +32,7 @@ def _fragment_is_at_a_sentence_start(fragment: str, texts: dict[str, str]) -> bo
     for text in texts.values():
         words = text.split()
         for start in sentence_starts(words):
-            if " ".join(words[start:start + len(fragment.split())]) == fragment:
+            if " ".join(words[start : start + len(fragment.split())]) == fragment:
                 return True
     return False
 
@@ -57,8 +57,10 @@ def test_a_folder_pairs_sentence_start_fragments_of_two_files_reproducibly(folde
 
 def test_a_jsonl_gives_its_pairs_cut_to_the_stage(tmp_path):
     path = tmp_path / "pairs.jsonl"
-    lines = [{"text_a": " ".join(f"a{i}" for i in range(30)), "text_b": " ".join(f"b{i}" for i in range(12))},
-             {"text_a": "one two three four five six seven eight nine ten eleven", "text_b": "x " * 10}]
+    lines = [
+        {"text_a": " ".join(f"a{i}" for i in range(30)), "text_b": " ".join(f"b{i}" for i in range(12))},
+        {"text_a": "one two three four five six seven eight nine ten eleven", "text_b": "x " * 10},
+    ]
     path.write_text(json.dumps(lines[0]) + "\n\n" + json.dumps(lines[1]) + "\n", encoding="utf-8")
     data = read_user_texts(str(path))
     problems = data.problems(n_words=10, n=5)
@@ -78,12 +80,18 @@ def _bad(tmp_path, files: dict[str, bytes]):
     return root
 
 
-@pytest.mark.parametrize("files, message", [
-    ({"a.txt": b"Some text here. More of it.", "b.txt": b""}, "b.txt is empty"),
-    ({"a.txt": b"Some text here. More of it.", "b.txt": b"  \n\n "}, "b.txt is empty (only whitespace)"),
-    ({"a.txt": b"Some text here.", "b.txt": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"}, "b.txt is binary data, not text"),
-    ({"a.txt": b"Some text here."}, "holds 1 .txt file(s); pairs need at least two"),
-])
+@pytest.mark.parametrize(
+    "files, message",
+    [
+        ({"a.txt": b"Some text here. More of it.", "b.txt": b""}, "b.txt is empty"),
+        ({"a.txt": b"Some text here. More of it.", "b.txt": b"  \n\n "}, "b.txt is empty (only whitespace)"),
+        (
+            {"a.txt": b"Some text here.", "b.txt": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"},
+            "b.txt is binary data, not text",
+        ),
+        ({"a.txt": b"Some text here."}, "holds 1 .txt file(s); pairs need at least two"),
+    ],
+)
 def test_bad_folders_are_named(tmp_path, files, message):
     with pytest.raises(UserTextError, match=message.replace("(", r"\(").replace(")", r"\)")):
         read_user_texts(str(_bad(tmp_path, files)))
@@ -96,16 +104,19 @@ def test_a_stage_longer_than_the_texts_says_which_stages_fit(folder):
         read_user_texts(str(folder)).problems(n_words=50, n=4)
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"", "pairs.jsonl is empty"),
-    (b'{"text_a": "x y"}\n', "line 1 has no text_b"),
-    (b'{"text_a": "x y", "text_b": ""}\n', "line 1: text_b is empty"),
-    (b'{"text_a": "x y", "text_b": 5}\n', "line 1: text_b is int, not text"),
-    (b'{"text_a": "x y", "text_b": "z"}\nnot json\n', "line 2 is not JSON"),
-    (b'["x", "y"]\n', "line 1 holds a list, not an object"),
-    (b'{"text_a": "x", "text_b": "\\u0000\\u0001"}\n', "line 1: text_b is binary data"),
-    (b"\x1f\x8b\x08\x00\x00\x00\x00\x00", "pairs.jsonl is binary data, not text"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"", "pairs.jsonl is empty"),
+        (b'{"text_a": "x y"}\n', "line 1 has no text_b"),
+        (b'{"text_a": "x y", "text_b": ""}\n', "line 1: text_b is empty"),
+        (b'{"text_a": "x y", "text_b": 5}\n', "line 1: text_b is int, not text"),
+        (b'{"text_a": "x y", "text_b": "z"}\nnot json\n', "line 2 is not JSON"),
+        (b'["x", "y"]\n', "line 1 holds a list, not an object"),
+        (b'{"text_a": "x", "text_b": "\\u0000\\u0001"}\n', "line 1: text_b is binary data"),
+        (b"\x1f\x8b\x08\x00\x00\x00\x00\x00", "pairs.jsonl is binary data, not text"),
+    ],
+)
 def test_bad_jsonl_is_named(tmp_path, content, message):
     path = tmp_path / "pairs.jsonl"
     path.write_bytes(content)
@@ -140,7 +151,8 @@ def test_a_local_dataset_folder_gives_texts_of_a_column_or_pairs(tmp_path):
     with pytest.raises(UserTextError, match=r"row 0, column 'n'.* is int, not text"):
         read_user_texts(str(tmp_path / "texts"), column="n")
     datasets.Dataset.from_dict({"text_a": ["a b c d"], "text_b": ["e f g h"]}).to_parquet(
-        str(tmp_path / "pairs" / "p.parquet"))
+        str(tmp_path / "pairs" / "p.parquet")
+    )
     pairs = read_user_texts(str(tmp_path / "pairs"))
     assert pairs.problems(3, 5)[0]["target"] == "a e b f c g"
 

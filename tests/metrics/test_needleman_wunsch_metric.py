@@ -46,11 +46,18 @@ print(json.dumps(out))
 def _check(out: dict) -> None:
     assert out["same"] == {"needleman_wunsch": 1.0, "scores": [1.0]}
     assert out["mixed"] == {"needleman_wunsch": 0.5 / 3, "scores": [0.5, 0.0, 0.0]}
-    assert out["lists"] == {"needleman_wunsch": 0.5, "scores": [0.5], "alignments": [[
-        {"op": "match", "prediction": "a", "reference": "a"},
-        {"op": "delete", "prediction": None, "reference": "X"},
-        {"op": "match", "prediction": "b", "reference": "b"},
-        {"op": "match", "prediction": "Y", "reference": "Y"}]]}
+    assert out["lists"] == {
+        "needleman_wunsch": 0.5,
+        "scores": [0.5],
+        "alignments": [
+            [
+                {"op": "match", "prediction": "a", "reference": "a"},
+                {"op": "delete", "prediction": None, "reference": "X"},
+                {"op": "match", "prediction": "b", "reference": "b"},
+                {"op": "match", "prediction": "Y", "reference": "Y"},
+            ]
+        ],
+    }
     assert out["options"]["scores"] == [1.0]
     assert out["module"].startswith("evaluate_modules.metrics.needleman_wunsch.")  # evaluate's copy, not ours
 
@@ -61,8 +68,14 @@ def test_evaluate_load_offline_from_the_repo_root_and_from_a_standalone_copy(tmp
     with open(copy / "needleman_wunsch.py", "a") as f:
         f.write("# the copy\n")  # another content hash: evaluate must import the copy, not reuse the first load
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_MODULES_CACHE": str(tmp_path / "modules")}
-    result = subprocess.run([sys.executable, "-c", LOAD_AND_COMPUTE, str(copy), str(copy / "app.py")],
-                            cwd=REPO_ROOT, capture_output=True, text=True, timeout=300, env=env)
+    result = subprocess.run(
+        [sys.executable, "-c", LOAD_AND_COMPUTE, str(copy), str(copy / "app.py")],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     out = json.loads(result.stdout.strip().splitlines()[-1])
     _check(out["repo"])
@@ -76,8 +89,13 @@ def test_metric_card_has_the_evaluate_yaml_header():
     header = text.split("---")[1]
     for key in ("title:", "tags:", "description:", "sdk: gradio", "app_file: app.py"):
         assert key in header, key
-    for section in ("## Metric Description", "### Inputs", "### Output Values", "### Examples",
-                    "## Limitations and Bias"):
+    for section in (
+        "## Metric Description",
+        "### Inputs",
+        "### Output Values",
+        "### Examples",
+        "## Limitations and Bias",
+    ):
         assert section in text, section
     assert "launch_gradio_widget" in (METRIC_DIR / "app.py").read_text()
     assert "evaluate" in (METRIC_DIR / "requirements.txt").read_text()
@@ -90,21 +108,30 @@ def metric(tmp_path_factory):
     return NeedlemanWunsch(cache_dir=str(tmp_path_factory.mktemp("metric-cache")))
 
 
-@pytest.mark.parametrize("inputs, error, message", [
-    (dict(predictions=None, references=["a"]), ValueError, "predictions is None"),
-    (dict(predictions=[], references=[]), ValueError, "predictions is empty: nothing to score"),
-    (dict(), ValueError, "nothing to score: pass predictions= and references="),
-    (dict(predictions="a b", references="a b"), TypeError, "predictions must be a list of texts, got str"),
-    (dict(predictions=[["a", "b", None]], references=[["a", "b", "c"]]), TypeError,
-     "predictions[0]: word 2 of a word list is None (NoneType), not a string"),
-    (dict(predictions=[["a", "b"]], references=[["a", 1]]), TypeError, "references[0]: word 1 of a word list is 1"),
-    (dict(predictions=["a b", ["a", "b"]], references=["a b", "a b"]), TypeError,
-     "predictions[0] is a string but predictions[1] is a list of words"),
-    (dict(predictions=["a"], references=[None]), TypeError, "references[0]: a text is a string or a list of words"),
-    (dict(predictions=["a b"], references=["a b"], match=0), ValueError, "match must be > 0"),
-    (dict(predictions=["a b"], references=["a c"], match=-1), ValueError, "match must be > 0"),
-    (dict(predictions=["a b"], references=["a c"], gap=float("nan")), ValueError, "gap must be a finite number"),
-])
+@pytest.mark.parametrize(
+    "inputs, error, message",
+    [
+        (dict(predictions=None, references=["a"]), ValueError, "predictions is None"),
+        (dict(predictions=[], references=[]), ValueError, "predictions is empty: nothing to score"),
+        (dict(), ValueError, "nothing to score: pass predictions= and references="),
+        (dict(predictions="a b", references="a b"), TypeError, "predictions must be a list of texts, got str"),
+        (
+            dict(predictions=[["a", "b", None]], references=[["a", "b", "c"]]),
+            TypeError,
+            "predictions[0]: word 2 of a word list is None (NoneType), not a string",
+        ),
+        (dict(predictions=[["a", "b"]], references=[["a", 1]]), TypeError, "references[0]: word 1 of a word list is 1"),
+        (
+            dict(predictions=["a b", ["a", "b"]], references=["a b", "a b"]),
+            TypeError,
+            "predictions[0] is a string but predictions[1] is a list of words",
+        ),
+        (dict(predictions=["a"], references=[None]), TypeError, "references[0]: a text is a string or a list of words"),
+        (dict(predictions=["a b"], references=["a b"], match=0), ValueError, "match must be > 0"),
+        (dict(predictions=["a b"], references=["a c"], match=-1), ValueError, "match must be > 0"),
+        (dict(predictions=["a b"], references=["a c"], gap=float("nan")), ValueError, "gap must be a finite number"),
+    ],
+)
 def test_bad_inputs_get_one_clear_error(metric, inputs, error, message):
     with pytest.raises(error, match=re.escape(message)):
         metric.compute(**inputs)

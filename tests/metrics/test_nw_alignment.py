@@ -59,7 +59,12 @@ def test_alignment_pairs_and_ops():
     alignment = nw_alignment("a b Y Z", "a X b Y")
     assert alignment.score == 1
     assert [tuple(p) for p in alignment.pairs] == [
-        ("match", "a", "a"), ("delete", None, "X"), ("match", "b", "b"), ("match", "Y", "Y"), ("insert", "Z", None)]
+        ("match", "a", "a"),
+        ("delete", None, "X"),
+        ("match", "b", "b"),
+        ("match", "Y", "Y"),
+        ("insert", "Z", None),
+    ]
     assert [p.op for p in nw_alignment("a c", "a b").pairs] == ["match", "substitute"]
 
 
@@ -86,10 +91,17 @@ def test_works_exactly_without_numba_and_rapidfuzz():
     result = run_cli("-c", NO_ACCELERATORS, timeout=120)
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout.strip().splitlines()[-1])
-    expected = [reference_score(p.split(), r.split())
-                for p, r in [("a b c d e", "a c x d e"), ("x y", "y x y"), ("", "a"), ("a a a", "a")]]
-    assert out == {"score": ["numpy", "python"], "traceback": ["numpy", "python"], "S": expected,
-                   "traceback_S": expected, "numba_imported": False}
+    expected = [
+        reference_score(p.split(), r.split())
+        for p, r in [("a b c d e", "a c x d e"), ("x y", "y x y"), ("", "a"), ("a a a", "a")]
+    ]
+    assert out == {
+        "score": ["numpy", "python"],
+        "traceback": ["numpy", "python"],
+        "S": expected,
+        "traceback_S": expected,
+        "numba_imported": False,
+    }
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX paths")
@@ -104,8 +116,7 @@ def test_core_imports_nothing_from_the_project():
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.lists(st.sampled_from(["café", "naïve", "Ångström", "e\u0301", "ñ", "ﬁne", "a"]), max_size=12)
-       .map(" ".join))
+@given(st.lists(st.sampled_from(["café", "naïve", "Ångström", "e\u0301", "ñ", "ﬁne", "a"]), max_size=12).map(" ".join))
 def test_texts_compare_in_nfc(text):
     import unicodedata
 
@@ -120,13 +131,18 @@ def test_nfc_keeps_compatibility_forms_apart():
     assert nw_score("\ufb01ne", "fine") == 0.0  # a ligature is not folded (that would be NFKC)
 
 
-@pytest.mark.parametrize("scoring, message", [
-    (dict(match=0), "match must be > 0"), (dict(match=-1), "match must be > 0"),
-    (dict(mismatch=2), r"mismatch \(2\) must not exceed match"), (dict(gap=1), "gap must be <= 0"),
-    (dict(gap=float("nan")), "gap must be a finite number, got nan"),
-    (dict(match=float("inf")), "match must be a finite number"),
-    (dict(mismatch="-1"), "mismatch must be a finite number"),
-])
+@pytest.mark.parametrize(
+    "scoring, message",
+    [
+        (dict(match=0), "match must be > 0"),
+        (dict(match=-1), "match must be > 0"),
+        (dict(mismatch=2), r"mismatch \(2\) must not exceed match"),
+        (dict(gap=1), "gap must be <= 0"),
+        (dict(gap=float("nan")), "gap must be a finite number, got nan"),
+        (dict(match=float("inf")), "match must be a finite number"),
+        (dict(mismatch="-1"), "mismatch must be a finite number"),
+    ],
+)
 def test_scorings_whose_scores_would_leave_0_1_are_refused(scoring, message):
     with pytest.raises(ValueError, match=message):
         nw_scores(["a b"], ["a c"], scoring=Scoring(**scoring))
@@ -140,12 +156,15 @@ def test_every_accepted_scoring_scores_in_0_1(pred, ref, match, mismatch, gap):
     assert 0.0 <= nw_score(pred, ref, scoring=Scoring(match, mismatch, gap)) <= 1.0
 
 
-@pytest.mark.parametrize("prediction, message", [
-    (["a", 1], "word 1 of a word list is 1 (int), not a string"),
-    (["a", None, "b"], "word 1 of a word list is None (NoneType)"),
-    (None, "a text is a string or a list of words (strings), got NoneType"),
-    (3.5, "got float"),
-])
+@pytest.mark.parametrize(
+    "prediction, message",
+    [
+        (["a", 1], "word 1 of a word list is 1 (int), not a string"),
+        (["a", None, "b"], "word 1 of a word list is None (NoneType)"),
+        (None, "a text is a string or a list of words (strings), got NoneType"),
+        (3.5, "got float"),
+    ],
+)
 def test_texts_that_are_not_strings_or_word_lists_are_refused(prediction, message):
     with pytest.raises(TypeError, match=re.escape(message)):
         nw_score(prediction, "a b")

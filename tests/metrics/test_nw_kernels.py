@@ -21,8 +21,14 @@ from tests.metrics.reference_dp import reference_score
 # Repeated words, unicode (composed and decomposed), punctuation-only and case variants.
 VOCABULARY = ["a", "b", "the", "The", "the,", "é", "e\u0301", "日本", "—", "'", "x.y", "🙂", "Zürich"]
 words = st.lists(st.sampled_from(VOCABULARY), max_size=40)
-INTEGRAL_SCORINGS = [Scoring(), Scoring(2, -1, -2), Scoring(1, 0, 0), Scoring(3, -2, -1), Scoring(1, -3, -1),
-                     Scoring(5, 1, -2)]
+INTEGRAL_SCORINGS = [
+    Scoring(),
+    Scoring(2, -1, -2),
+    Scoring(1, 0, 0),
+    Scoring(3, -2, -1),
+    Scoring(1, -3, -1),
+    Scoring(5, 1, -2),
+]
 scorings = st.sampled_from(INTEGRAL_SCORINGS)
 PROPERTY = settings(max_examples=150, deadline=None)
 
@@ -58,8 +64,11 @@ def test_batches_equal_the_textbook_dp_pair_by_pair(pairs, scoring, workers):
 
 
 @PROPERTY
-@given(st.lists(st.sampled_from(VOCABULARY), max_size=3), st.lists(st.sampled_from(VOCABULARY), max_size=120),
-       st.booleans())
+@given(
+    st.lists(st.sampled_from(VOCABULARY), max_size=3),
+    st.lists(st.sampled_from(VOCABULARY), max_size=120),
+    st.booleans(),
+)
 def test_very_unequal_lengths(short, long, flip):
     pred, ref = (long, short) if flip else (short, long)
     a, b = to_ids(pred, ref)
@@ -122,8 +131,9 @@ def test_auto_picks_numba_then_falls_back(monkeypatch):
     calls = []
     for name in SCORE_BACKENDS:
         kernel = nw_kernels.SCORE_KERNELS[name]
-        monkeypatch.setitem(nw_kernels.SCORE_KERNELS, name,
-                            lambda a, b, s, _k=kernel, _n=name: calls.append(_n) or _k(a, b, s))
+        monkeypatch.setitem(
+            nw_kernels.SCORE_KERNELS, name, lambda a, b, s, _k=kernel, _n=name: calls.append(_n) or _k(a, b, s)
+        )
     alignment_score([1, 2], [1, 3])
     monkeypatch.setattr(nw_kernels, "_broken", {"numba"})
     alignment_score([1, 2], [1, 3])

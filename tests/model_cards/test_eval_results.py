@@ -13,31 +13,51 @@ def test_round_trip_keeps_every_field(tmp_path):
     data = json.loads((tmp_path / "eval.json").read_text())
     assert set(data) == {"model", "adapter", "generated_at", "device", "decoding", "rows"}
     assert data["decoding"] == "greedy" and data["rows"][0] == {
-        "task": "stage-1", "words": 10, "split": "test", "n": 256, "nw_score": 0.8312, "exact_match": 0.6875,
-        "label": "trained", "partial_credit": None}
+        "task": "stage-1",
+        "words": 10,
+        "split": "test",
+        "n": 256,
+        "nw_score": 0.8312,
+        "exact_match": 0.6875,
+        "label": "trained",
+        "partial_credit": None,
+    }
     loaded = EvalResults.load(tmp_path / "eval.json")
     assert loaded == written
     assert [r.task for r in loaded.rows_for("trained")] == ["stage-1", "arithmetic"]
     assert [r.nw_score for r in loaded.rows_for("baseline")] == [0.1234]
 
 
-@pytest.mark.parametrize("row, message", [
-    ({"task": "stage-7"}, "no task 'stage-7': tasks are stage-1"),
-    ({"label": "finetuned"}, "label 'finetuned'"),
-    ({"nw_score": 1.5}, "nw_score must be a number in [0, 1]"),
-    ({"exact_match": "0.5"}, "exact_match must be a number"),
-    ({"n": 0}, "n must be a positive integer"),
-    ({"split": "dev"}, "split 'dev'"),
-    ({"words": -1}, "words must be"),
-    ({"nw_score": None}, "nw_score is needed for stage-1"),
-    ({"partial_credit": 2.0}, "partial_credit must be a number in [0, 1]"),
-])
+@pytest.mark.parametrize(
+    "row, message",
+    [
+        ({"task": "stage-7"}, "no task 'stage-7': tasks are stage-1"),
+        ({"label": "finetuned"}, "label 'finetuned'"),
+        ({"nw_score": 1.5}, "nw_score must be a number in [0, 1]"),
+        ({"exact_match": "0.5"}, "exact_match must be a number"),
+        ({"n": 0}, "n must be a positive integer"),
+        ({"split": "dev"}, "split 'dev'"),
+        ({"words": -1}, "words must be"),
+        ({"nw_score": None}, "nw_score is needed for stage-1"),
+        ({"partial_credit": 2.0}, "partial_credit must be a number in [0, 1]"),
+    ],
+)
 def test_bad_rows_are_named(row, message, tmp_path):
-    good = {"task": "stage-1", "words": 10, "split": "test", "n": 8, "nw_score": 0.5, "exact_match": 0.5,
-            "label": "trained"}
+    good = {
+        "task": "stage-1",
+        "words": 10,
+        "split": "test",
+        "n": 8,
+        "nw_score": 0.5,
+        "exact_match": 0.5,
+        "label": "trained",
+    }
     path = tmp_path / "eval.json"
-    path.write_text(json.dumps({"model": "m", "adapter": None, "generated_at": "t", "device": "cpu",
-                                "rows": [good, {**good, **row}]}))
+    path.write_text(
+        json.dumps(
+            {"model": "m", "adapter": None, "generated_at": "t", "device": "cpu", "rows": [good, {**good, **row}]}
+        )
+    )
     with pytest.raises(EvalResultsError) as failure:
         EvalResults.load(path)
     assert f"{path}, rows[1]" in str(failure.value) and message in str(failure.value)
@@ -49,8 +69,17 @@ def test_missing_fields_and_bad_json_are_explained(tmp_path):
     with pytest.raises(EvalResultsError, match="not JSON"):
         EvalResults.from_json("{")
     with pytest.raises(EvalResultsError, match="unexpected keyword"):
-        EvalResults.from_json(json.dumps({"model": "m", "adapter": None, "generated_at": "t", "device": "cpu",
-                                          "rows": [{"task": "stage-1", "score": 1}]}))
+        EvalResults.from_json(
+            json.dumps(
+                {
+                    "model": "m",
+                    "adapter": None,
+                    "generated_at": "t",
+                    "device": "cpu",
+                    "rows": [{"task": "stage-1", "score": 1}],
+                }
+            )
+        )
 
 
 def test_find_run_eval_takes_the_newest_eval_of_the_runs_final_adapter(tmp_path):
@@ -69,9 +98,23 @@ def test_find_run_eval_takes_the_newest_eval_of_the_runs_final_adapter(tmp_path)
 
 
 def test_out_of_register_and_data_rows_load_and_older_files_still_do(tmp_path):
-    old = {"model": "m", "adapter": "runs/stage-1/final", "generated_at": "t", "device": "cpu",  # before both
-           "rows": [{"task": "stage-1", "words": 10, "split": "test", "n": 8, "nw_score": 0.5, "exact_match": 0.5,
-                     "label": "trained"}]}
+    old = {
+        "model": "m",
+        "adapter": "runs/stage-1/final",
+        "generated_at": "t",
+        "device": "cpu",  # before both
+        "rows": [
+            {
+                "task": "stage-1",
+                "words": 10,
+                "split": "test",
+                "n": 8,
+                "nw_score": 0.5,
+                "exact_match": 0.5,
+                "label": "trained",
+            }
+        ],
+    }
     loaded = EvalResults.from_json(json.dumps(old))
     assert loaded.data is None and loaded.splits == ["test"] and "data" not in json.loads(loaded.to_json())
     held_out = {**old["rows"][0], "split": "out_of_register", "nw_score": 0.25}

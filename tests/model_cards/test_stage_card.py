@@ -10,9 +10,13 @@ from publishing.hub import HubError
 from publishing.model_folders import StageRun, base_model_id, stage_checkpoint_folder
 from tests.publishing.stage_run import make_stage_run, write_eval
 
-REPOS = dict(repo_id="alice/interleave-grpo-tiny", base_model="alice/tiny-random-llama",
-             datasets_repo="alice/interleave-curriculum", arithmetic_repo="alice/arithmetic",
-             metric_repo="alice/needleman_wunsch")
+REPOS = dict(
+    repo_id="alice/interleave-grpo-tiny",
+    base_model="alice/tiny-random-llama",
+    datasets_repo="alice/interleave-curriculum",
+    arithmetic_repo="alice/arithmetic",
+    metric_repo="alice/needleman_wunsch",
+)
 
 
 @pytest.fixture(scope="module")
@@ -33,11 +37,19 @@ def test_evaluated_card_carries_the_eval_files_numbers_and_the_runs_recipe(stage
     assert data.base_model == "alice/tiny-random-llama" and data.library_name == "peft"
     assert {"trl", "grpo", "interleaving"} <= set(data.tags)
     assert data.datasets == ["alice/interleave-curriculum"] and data.license == "apache-2.0"
-    trained = {(r.task, key): getattr(r, key) for r in evaluation.rows_for("trained")
-               for key in ("nw_score", "exact_match", "partial_credit") if getattr(r, key) is not None}
-    card_values = {(e.dataset_config or "arithmetic",
-                    "nw_score" if e.metric_type == "needleman_wunsch" else e.metric_type):
-                   e.metric_value for e in data.eval_results}
+    trained = {
+        (r.task, key): getattr(r, key)
+        for r in evaluation.rows_for("trained")
+        for key in ("nw_score", "exact_match", "partial_credit")
+        if getattr(r, key) is not None
+    }
+    card_values = {
+        (
+            e.dataset_config or "arithmetic",
+            "nw_score" if e.metric_type == "needleman_wunsch" else e.metric_type,
+        ): e.metric_value
+        for e in data.eval_results
+    }
     assert card_values == {k: round(v, 4) for k, v in trained.items()}
     assert all(e.dataset_split == "test" for e in data.eval_results)
     assert "model-index" in (folder / "README.md").read_text()
@@ -82,8 +94,12 @@ def test_base_model_ids_come_from_the_run_or_the_user(stage_root, tmp_path):
 
 def test_the_card_shows_the_out_of_register_split_beside_the_test_split(stage_root, tmp_path):
     run = StageRun.find(1, stage_root / "runs", stage_root / "results")
-    write_eval(tmp_path / "eval" / "gpu" / "eval.json", "/somewhere/runs/stage-1/final", "2026-11-22T10:00:00+00:00",
-               out_of_register=(0.7021, 0.5))
+    write_eval(
+        tmp_path / "eval" / "gpu" / "eval.json",
+        "/somewhere/runs/stage-1/final",
+        "2026-11-22T10:00:00+00:00",
+        out_of_register=(0.7021, 0.5),
+    )
     folder = stage_checkpoint_folder(run, tmp_path / "staged", eval_root=tmp_path / "eval", license=None, **REPOS)
     card = ModelCard.load(folder / "README.md")
     entries = {(e.dataset_config, e.dataset_split, e.metric_type): e.metric_value for e in card.data.eval_results}

@@ -44,8 +44,9 @@ base_commit = HfApi().model_info(f"{owner}/tiny-random-llama", revision="main").
 base = AutoModelForCausalLM.from_pretrained(f"{owner}/tiny-random-llama", revision=base_commit)
 tokenizer = AutoTokenizer.from_pretrained(repo, revision=seen["branches"]["stage-1"])
 model = PeftModel.from_pretrained(base, repo, revision="stage-1")
-inputs = tokenizer.apply_chat_template(stage_1[0]["prompt"], add_generation_prompt=True, return_tensors="pt",
-                                       return_dict=True)
+inputs = tokenizer.apply_chat_template(
+    stage_1[0]["prompt"], add_generation_prompt=True, return_tensors="pt", return_dict=True
+)
 with torch.no_grad():
     generated = model.generate(**inputs, max_new_tokens=8, do_sample=False)
     with model.disable_adapter():

@@ -15,10 +15,23 @@ CURRICULUM_SIZES = {**SIZES, "out_of_register": SIZES["test"]}  # the held-out r
 @pytest.fixture(scope="module")
 def published(tmp_path_factory):
     out = tmp_path_factory.mktemp("published")
-    proc = run_cli("-m", "publishing.dataset_folders", "--out", str(out), "--quiet",
-                   "--train-size", str(SIZES["train"]), "--validation-size", str(SIZES["validation"]),
-                   "--test-size", str(SIZES["test"]), "--curriculum-configs", "stage-1,stage-3",
-                   "--arithmetic-configs", "3x2,2x2")
+    proc = run_cli(
+        "-m",
+        "publishing.dataset_folders",
+        "--out",
+        str(out),
+        "--quiet",
+        "--train-size",
+        str(SIZES["train"]),
+        "--validation-size",
+        str(SIZES["validation"]),
+        "--test-size",
+        str(SIZES["test"]),
+        "--curriculum-configs",
+        "stage-1,stage-3",
+        "--arithmetic-configs",
+        "3x2,2x2",
+    )
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
     return out
@@ -48,8 +61,10 @@ def test_published_arithmetic_train_holds_no_held_out_pair(published, tmp_path):
 
 
 def test_cards_parse_and_declare_configs_license_and_sources(published):
-    for name, configs, default in (("interleave-curriculum", ["stage-1", "stage-3"], "stage-1"),
-                                   ("arithmetic", ["2x2", "3x2"], "3x2")):
+    for name, configs, default in (
+        ("interleave-curriculum", ["stage-1", "stage-3"], "stage-1"),
+        ("arithmetic", ["2x2", "3x2"], "3x2"),
+    ):
         card = DatasetCard.load(published / name / "README.md")
         meta = card.data.to_dict()
         assert sorted(c["config_name"] for c in meta["configs"]) == configs
@@ -78,8 +93,10 @@ def test_curriculum_card_lists_each_register_with_the_share_computed_from_the_pu
 
     folder = published / "interleave-curriculum"
     text = DatasetCard.load(folder / "README.md").text
-    frames = {split: pd.concat([pd.read_parquet(p) for p in sorted(folder.glob(f"data/*/{split}-*.parquet"))])
-              for split in ("train", "test", "out_of_register")}
+    frames = {
+        split: pd.concat([pd.read_parquet(p) for p in sorted(folder.glob(f"data/*/{split}-*.parquet"))])
+        for split in ("train", "test", "out_of_register")
+    }
     for register in ("speech", "fiction", "dialogue", "reference", "numeric", "technical"):
         row = re.search(rf"^\| {register} \| [^|]+ \| [^|]+ \| (.+) \|$", text, re.MULTILINE)
         assert row, register

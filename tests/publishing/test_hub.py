@@ -59,8 +59,10 @@ def test_main_needs_no_branch_and_a_space_gets_its_sdk(fake_api, tmp_path):
 
 def test_space_variables_are_set_one_by_one_and_a_failure_names_the_variable(fake_api, monkeypatch):
     RemoteHub(TOKEN).set_space_variables("me/demo", {"A": "1", "B": "me/x"})
-    assert fake_api.calls[1:] == [("add_space_variable", "me/demo", "A", "1"),
-                                  ("add_space_variable", "me/demo", "B", "me/x")]
+    assert fake_api.calls[1:] == [
+        ("add_space_variable", "me/demo", "A", "1"),
+        ("add_space_variable", "me/demo", "B", "me/x"),
+    ]
 
     def refuse(self, repo_id, key, value):
         raise RuntimeError(f"403 Forbidden for {TOKEN}")

@@ -41,20 +41,35 @@ def make(target: str, env: dict, **variables: str) -> subprocess.CompletedProces
 def published(tmp_path_factory, tiny_model_dir):
     root = tmp_path_factory.mktemp("hub")
     make_stage_run(root, tiny_model_dir, stage=1)
-    write_eval(root / "results" / "eval" / "gpu-run" / "eval.json", "/gpu/pipeline/runs/stage-1/final",
-               "2026-11-22T10:00:00+00:00")
+    write_eval(
+        root / "results" / "eval" / "gpu-run" / "eval.json",
+        "/gpu/pipeline/runs/stage-1/final",
+        "2026-11-22T10:00:00+00:00",
+    )
     env = {"HUB": "local", "HUB_DIR": str(root / "hub"), "HUB_USER": OWNER, "HF_TOKEN": FAKE_TOKEN}
     common = f"--staging {root / 'staging'} --quiet"
     runs = [
-        make("publish-datasets", env, PUBLISH_ARGS=f"{common} {' '.join(SIZES)} --curriculum-configs stage-1 "
-                                                    "--arithmetic-configs 3x2"),
+        make(
+            "publish-datasets",
+            env,
+            PUBLISH_ARGS=f"{common} {' '.join(SIZES)} --curriculum-configs stage-1 --arithmetic-configs 3x2",
+        ),
         make("publish-metric", env, PUBLISH_ARGS=common),
         make("publish-base-model", env, MODEL="tiny-random-llama", PUBLISH_ARGS=common),
-        make("publish-model", env, STAGE="1", BASE_MODEL=f"{OWNER}/tiny-random-llama",
-             PUBLISH_ARGS=f"{common} --runs-dir {root / 'runs'} --results-dir {root / 'results'} "
-                          f"--eval-root {root / 'results' / 'eval'}"),
-        make("publish-space", env, BASE_MODEL=f"{OWNER}/tiny-random-llama",
-             PUBLISH_ARGS=f"{common} --adapter-repo {ADAPTER_REPO}"),
+        make(
+            "publish-model",
+            env,
+            STAGE="1",
+            BASE_MODEL=f"{OWNER}/tiny-random-llama",
+            PUBLISH_ARGS=f"{common} --runs-dir {root / 'runs'} --results-dir {root / 'results'} "
+            f"--eval-root {root / 'results' / 'eval'}",
+        ),
+        make(
+            "publish-space",
+            env,
+            BASE_MODEL=f"{OWNER}/tiny-random-llama",
+            PUBLISH_ARGS=f"{common} --adapter-repo {ADAPTER_REPO}",
+        ),
     ]
     for proc in runs:
         assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -67,8 +82,14 @@ def user_view(published, tmp_path_factory):
     root, _ = published
     out = tmp_path_factory.mktemp("user") / "seen.json"
     with LocalHubServer(root / "hub") as server:
-        proc = run_cli(sys.executable, "tests/publishing/hub_user.py", server.endpoint, OWNER, str(out),
-                       env={"HF_HOME": str(out.parent / "hf-home")})
+        proc = run_cli(
+            sys.executable,
+            "tests/publishing/hub_user.py",
+            server.endpoint,
+            OWNER,
+            str(out),
+            env={"HF_HOME": str(out.parent / "hf-home")},
+        )
     assert proc.returncode == 0, proc.stderr[-4000:]
     return {**json.loads(out.read_text()), "hf_home": str(out.parent / "hf-home")}
 
@@ -89,8 +110,9 @@ def test_the_metric_loads_from_its_space_and_scores_like_the_core(user_view):
     assert user_view["metric"] == {"needleman_wunsch": sum(scores) / 2, "scores": scores}
 
 
-def test_base_model_and_stage_adapter_load_by_repo_id_and_generate_as_the_local_adapter(user_view, published,
-                                                                                         tiny_model_dir, corpus):
+def test_base_model_and_stage_adapter_load_by_repo_id_and_generate_as_the_local_adapter(
+    user_view, published, tiny_model_dir, corpus
+):
     import torch
     from peft import PeftModel
     from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -100,10 +122,14 @@ def test_base_model_and_stage_adapter_load_by_repo_id_and_generate_as_the_local_
     assert user_view["adapter_base_model"] == f"{OWNER}/tiny-random-llama"
     tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
     model = PeftModel.from_pretrained(AutoModelForCausalLM.from_pretrained(tiny_model_dir), root / "runs/stage-1/final")
-    inputs = tokenizer.apply_chat_template(InterleaveProblems(corpus, "test", 10)[0]["prompt"],
-                                           add_generation_prompt=True, return_tensors="pt", return_dict=True)
+    inputs = tokenizer.apply_chat_template(
+        InterleaveProblems(corpus, "test", 10)[0]["prompt"],
+        add_generation_prompt=True,
+        return_tensors="pt",
+        return_dict=True,
+    )
     with torch.no_grad():
-        local = model.generate(**inputs, max_new_tokens=8, do_sample=False)[0, inputs["input_ids"].shape[1]:].tolist()
+        local = model.generate(**inputs, max_new_tokens=8, do_sample=False)[0, inputs["input_ids"].shape[1] :].tolist()
     assert user_view["adapter_tokens"] == local
     assert user_view["adapter_tokens"] != user_view["base_tokens"]  # the adapter is really applied
 
@@ -147,21 +173,27 @@ def test_the_published_space_runs_from_its_repo_with_its_variables(published, us
 
     root, _ = published
     variables = LocalHub(root / "hub").space_variables(f"{OWNER}/interleave-demo")
-    assert variables == {"INTERLEAVE_DEMO_BASE_MODEL": f"{OWNER}/tiny-random-llama",
-                         "INTERLEAVE_DEMO_ADAPTERS": ADAPTER_REPO}
+    assert variables == {
+        "INTERLEAVE_DEMO_BASE_MODEL": f"{OWNER}/tiny-random-llama",
+        "INTERLEAVE_DEMO_ADAPTERS": ADAPTER_REPO,
+    }
     folder = user_view["space_dir"]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("INTERLEAVE_", "PYTHONPATH", "HF_"))}
-    env.update(variables, HF_HOME=user_view["hf_home"], HF_HUB_OFFLINE="1",
-               NEEDLEMAN_WUNSCH_BACKEND="numpy")  # as on the Hub: the Space's requirements.txt has no numba
+    env.update(
+        variables, HF_HOME=user_view["hf_home"], HF_HUB_OFFLINE="1", NEEDLEMAN_WUNSCH_BACKEND="numpy"
+    )  # as on the Hub: the Space's requirements.txt has no numba
     app = launch([sys.executable, "app.py", "--port", str(free_port()), "--device", "cpu"], cwd=Path(folder), env=env)
     try:
         assert f"shared code from {folder}: {folder}/dataset_builders/prompts.py" in app.log
-        assert (f"Base model **{OWNER}/tiny-random-llama** on cpu" in app.log
-                and f"Stage adapters found in the `stage-N` branches of the Hub model repo `{ADAPTER_REPO}`: stage 1."
-                in app.log), app.log
+        assert (
+            f"Base model **{OWNER}/tiny-random-llama** on cpu" in app.log
+            and f"Stage adapters found in the `stage-N` branches of the Hub model repo `{ADAPTER_REPO}`: stage 1."
+            in app.log
+        ), app.log
         text_a, text_b = "one two three four", "uno dos tres cuatro"
-        output, target, score, _, note = Client(app.url, verbose=False).predict(text_a, text_b, "stage-1",
-                                                                               api_name="/interleave")
+        output, target, score, _, note = Client(app.url, verbose=False).predict(
+            text_a, text_b, "stage-1", api_name="/interleave"
+        )
     finally:
         app.stop()
     assert target == interleave_target(text_a, text_b) and output.strip()
@@ -180,14 +212,22 @@ def test_the_token_appears_in_no_output_staged_file_space_variable_or_git_object
     repos = [p.parent for p in (root / "hub").glob("*/*/*/HEAD")]
     assert len(repos) == 6
     for repo in repos:
-        objects = subprocess.run(["git", "cat-file", "--batch-all-objects", "--batch"], cwd=repo,
-                                 capture_output=True, check=True).stdout
+        objects = subprocess.run(
+            ["git", "cat-file", "--batch-all-objects", "--batch"], cwd=repo, capture_output=True, check=True
+        ).stdout
         assert objects and FAKE_TOKEN.encode() not in objects, repo
 
 
 def test_pushing_to_an_unreachable_hub_fails_in_one_line_without_the_token(tmp_path):
-    env = {"HUB": "hf", "HUB_USER": OWNER, "HF_TOKEN": FAKE_TOKEN, "HF_ENDPOINT": "http://127.0.0.1:9",
-           "HF_HUB_OFFLINE": "0", "HF_HUB_ETAG_TIMEOUT": "2", "HF_HUB_DOWNLOAD_TIMEOUT": "2"}
+    env = {
+        "HUB": "hf",
+        "HUB_USER": OWNER,
+        "HF_TOKEN": FAKE_TOKEN,
+        "HF_ENDPOINT": "http://127.0.0.1:9",
+        "HF_HUB_OFFLINE": "0",
+        "HF_HUB_ETAG_TIMEOUT": "2",
+        "HF_HUB_DOWNLOAD_TIMEOUT": "2",
+    }
     proc = make("publish-metric", env, PUBLISH_ARGS=f"--staging {tmp_path}")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith("error: could not create space repo alice/needleman_wunsch")

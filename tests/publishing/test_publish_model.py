@@ -25,17 +25,31 @@ def publish(runs, hub_dir, stage, monkeypatch, capsys) -> str:
     monkeypatch.setenv("HUB", "local")
     monkeypatch.setenv("HUB_DIR", str(hub_dir))
     monkeypatch.setenv("HUB_USER", "alice")
-    code = publish_main(["model", "--stage", str(stage), "--runs_dir", str(runs / "runs"), "--results_dir",
-                         str(runs / "results"), "--base_model", "alice/tiny-random-llama", "--staging",
-                         str(hub_dir.parent / "staging"), "--quiet"])
+    code = publish_main(
+        [
+            "model",
+            "--stage",
+            str(stage),
+            "--runs_dir",
+            str(runs / "runs"),
+            "--results_dir",
+            str(runs / "results"),
+            "--base_model",
+            "alice/tiny-random-llama",
+            "--staging",
+            str(hub_dir.parent / "staging"),
+            "--quiet",
+        ]
+    )
     assert code == 0
     return capsys.readouterr().out
 
 
 def adapter_blob(hub_dir, ref: str) -> str:
     repo = LocalHub(hub_dir).repo_path(REPO, "model")
-    return subprocess.run(["git", "rev-parse", f"{ref}:adapter_model.safetensors"], cwd=repo, capture_output=True,
-                          text=True, check=True).stdout.strip()
+    return subprocess.run(
+        ["git", "rev-parse", f"{ref}:adapter_model.safetensors"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 def test_main_follows_the_latest_stage_whatever_the_publishing_order(runs, tmp_path, monkeypatch, capsys):
@@ -69,11 +83,19 @@ def test_training_creates_the_push_branch_before_the_first_save(monkeypatch):
 
     monkeypatch.setattr(publishing.hub, "RemoteHub", FakeHub)
     monkeypatch.setenv("HF_TOKEN", "hf_test")
-    args = SimpleNamespace(push_to_hub=True, hub_model_id="me/interleave", hub_revision=None, hub_token=None,
-                           hub_private_repo=None, hub_strategy=SimpleNamespace(value="every_save"))
+    args = SimpleNamespace(
+        push_to_hub=True,
+        hub_model_id="me/interleave",
+        hub_revision=None,
+        hub_token=None,
+        hub_private_repo=None,
+        hub_strategy=SimpleNamespace(value="every_save"),
+    )
     prepare_hub_push(args, "stage-3")
-    assert args.hub_revision == "stage-3" and calls == [("token", "hf_test"),
-                                                        ("branch", "me/interleave", "model", "stage-3")]
+    assert args.hub_revision == "stage-3" and calls == [
+        ("token", "hf_test"),
+        ("branch", "me/interleave", "model", "stage-3"),
+    ]
     with pytest.raises(RecipeError, match="OWNER/NAME"):
         prepare_hub_push(SimpleNamespace(**{**vars(args), "hub_model_id": None}), "stage-3")
     calls.clear()
@@ -84,20 +106,51 @@ def test_training_creates_the_push_branch_before_the_first_save(monkeypatch):
 def test_recipe_flags_reach_trls_hub_arguments():
     from training.core.arguments import parse_run_arguments
 
-    _, grpo, _ = parse_run_arguments(["--config", "training/recipes/stage-2.yaml", "--push_to_hub", "true",
-                                      "--hub_model_id", "me/interleave", "--hub_strategy", "checkpoint"])
+    _, grpo, _ = parse_run_arguments(
+        [
+            "--config",
+            "training/recipes/stage-2.yaml",
+            "--push_to_hub",
+            "true",
+            "--hub_model_id",
+            "me/interleave",
+            "--hub_strategy",
+            "checkpoint",
+        ]
+    )
     assert grpo.push_to_hub and grpo.hub_model_id == "me/interleave" and grpo.hub_strategy.value == "checkpoint"
 
 
 def test_publish_all_publishes_datasets_metric_every_trained_stage_and_the_space_pointing_at_them(
-        runs, tmp_path, monkeypatch, capsys):
+    runs, tmp_path, monkeypatch, capsys
+):
     monkeypatch.setenv("HUB", "local")
     monkeypatch.setenv("HUB_DIR", str(tmp_path / "hub"))
     monkeypatch.delenv("HUB_USER", raising=False)
-    code = publish_main(["all", "--runs_dir", str(runs / "runs"), "--results_dir", str(runs / "results"),
-                         "--base_model", "local/tiny-random-llama", "--staging", str(tmp_path / "staging"),
-                         "--train_size", "4", "--validation_size", "2", "--test_size", "2",
-                         "--curriculum_configs", "stage-1", "--arithmetic_configs", "2x2", "--quiet"])
+    code = publish_main(
+        [
+            "all",
+            "--runs_dir",
+            str(runs / "runs"),
+            "--results_dir",
+            str(runs / "results"),
+            "--base_model",
+            "local/tiny-random-llama",
+            "--staging",
+            str(tmp_path / "staging"),
+            "--train_size",
+            "4",
+            "--validation_size",
+            "2",
+            "--test_size",
+            "2",
+            "--curriculum_configs",
+            "stage-1",
+            "--arithmetic_configs",
+            "2x2",
+            "--quiet",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0, out
     hub = LocalHub(tmp_path / "hub")
@@ -108,8 +161,10 @@ def test_publish_all_publishes_datasets_metric_every_trained_stage_and_the_space
     assert sorted(hub.branches(model_repo, "model")) == ["main", "stage-1", "stage-2"]
     assert "stages with a final adapter" in out and "[1, 2]" in out
     assert hub.branches("local/interleave-demo", "space") == ["main"]
-    assert hub.space_variables("local/interleave-demo") == {"INTERLEAVE_DEMO_ADAPTERS": model_repo,
-                                                            "INTERLEAVE_DEMO_BASE_MODEL": "local/tiny-random-llama"}
+    assert hub.space_variables("local/interleave-demo") == {
+        "INTERLEAVE_DEMO_ADAPTERS": model_repo,
+        "INTERLEAVE_DEMO_BASE_MODEL": "local/tiny-random-llama",
+    }
     assert "no stage-N branch yet" not in out
 
 

@@ -21,8 +21,22 @@ def local_hub(tmp_path, monkeypatch):
     return tmp_path / "hub"
 
 
-@pytest.mark.parametrize("repo_id", ["alice/..", "alice/.", "../x", "alice/a b", "alice/-x", "alice/x.git", "a/b/c",
-                                     "alice/x--y", "alice/" + "x" * 97, "alice/café", "alice/"])
+@pytest.mark.parametrize(
+    "repo_id",
+    [
+        "alice/..",
+        "alice/.",
+        "../x",
+        "alice/a b",
+        "alice/-x",
+        "alice/x.git",
+        "a/b/c",
+        "alice/x--y",
+        "alice/" + "x" * 97,
+        "alice/café",
+        "alice/",
+    ],
+)
 def test_invalid_repo_ids_are_refused(repo_id):
     with pytest.raises(HubError, match="not a valid Hub repo id|not a Hub repo id"):
         checked_repo_id(repo_id)

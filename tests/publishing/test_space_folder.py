@@ -26,16 +26,24 @@ def files(folder: Path) -> set[str]:
 
 
 def test_vendor_txt_copies_files_and_folders_from_the_repo(tmp_path):
-    vendor = ("# shared code the Space needs\n"
-              "metrics/needleman_wunsch/nw_alignment.py -> nw_alignment.py\n"
-              "metrics/needleman_wunsch/nw_kernels.py -> nw_kernels.py   # the kernels\n"
-              "\n"
-              "dataset_builders/prompts.py\n"
-              "dataset_builders/interleave_curriculum -> vendored/curriculum\n")
+    vendor = (
+        "# shared code the Space needs\n"
+        "metrics/needleman_wunsch/nw_alignment.py -> nw_alignment.py\n"
+        "metrics/needleman_wunsch/nw_kernels.py -> nw_kernels.py   # the kernels\n"
+        "\n"
+        "dataset_builders/prompts.py\n"
+        "dataset_builders/interleave_curriculum -> vendored/curriculum\n"
+    )
     staged = stage_space_folder(space(tmp_path, vendor), tmp_path / "staged")
     got = files(staged)
-    assert {"app.py", "README.md", "nw_alignment.py", "nw_kernels.py", "dataset_builders/prompts.py",
-            "vendored/curriculum/builder.py"} <= got
+    assert {
+        "app.py",
+        "README.md",
+        "nw_alignment.py",
+        "nw_kernels.py",
+        "dataset_builders/prompts.py",
+        "vendored/curriculum/builder.py",
+    } <= got
     assert "vendor.txt" not in got and not any("__pycache__" in f or f.endswith(".pyc") for f in got)
     repo = Path(__file__).resolve().parents[2]
     assert (staged / "nw_kernels.py").read_text() == (repo / "metrics/needleman_wunsch/nw_kernels.py").read_text()
@@ -59,8 +67,9 @@ def test_link_card_adds_hub_ids_once_and_keeps_the_header(tmp_path):
 
     from publishing.space_folder import link_card
 
-    folder = space(tmp_path,
-                   card="---\ntitle: Demo\nsdk: gradio\napp_file: app.py\nmodels:\n- org/base\n---\n\n# Demo\n")
+    folder = space(
+        tmp_path, card="---\ntitle: Demo\nsdk: gradio\napp_file: app.py\nmodels:\n- org/base\n---\n\n# Demo\n"
+    )
     link_card(folder, models=("me/adapters", "org/base"), datasets=("me/curriculum",))
     card = SpaceCard.load(folder / "README.md")
     assert card.data.models == ["org/base", "me/adapters"] and card.data.datasets == ["me/curriculum"]
@@ -89,13 +98,20 @@ def test_publish_space_links_the_adapter_repo_and_sets_the_variables_the_demo_re
     hub = LocalHub(tmp_path / "hub")
     assert hub.space_variables("alice/interleave-demo") == {
         "INTERLEAVE_DEMO_BASE_MODEL": "HuggingFaceTB/SmolLM2-135M-Instruct",
-        "INTERLEAVE_DEMO_ADAPTERS": "alice/interleave-grpo-smollm2-135m-instruct"}
-    assert ("Space variables of alice/interleave-demo: INTERLEAVE_DEMO_BASE_MODEL=HuggingFaceTB/SmolLM2-135M-Instruct, "
-            "INTERLEAVE_DEMO_ADAPTERS=alice/interleave-grpo-smollm2-135m-instruct") in out
+        "INTERLEAVE_DEMO_ADAPTERS": "alice/interleave-grpo-smollm2-135m-instruct",
+    }
+    assert (
+        "Space variables of alice/interleave-demo: INTERLEAVE_DEMO_BASE_MODEL=HuggingFaceTB/SmolLM2-135M-Instruct, "
+        "INTERLEAVE_DEMO_ADAPTERS=alice/interleave-grpo-smollm2-135m-instruct"
+    ) in out
     assert "has no stage-N branch yet" in out
 
     out = publish_space(tmp_path, monkeypatch, capsys, "--adapter-repo", "bob/adapters", "--base-model", "bob/base")
     assert SpaceCard.load(tmp_path / "staging/spaces/interleave-demo/README.md").data.models == [
-        "bob/base", "bob/adapters"]
-    assert hub.space_variables("alice/interleave-demo") == {"INTERLEAVE_DEMO_ADAPTERS": "bob/adapters",
-                                                            "INTERLEAVE_DEMO_BASE_MODEL": "bob/base"}
+        "bob/base",
+        "bob/adapters",
+    ]
+    assert hub.space_variables("alice/interleave-demo") == {
+        "INTERLEAVE_DEMO_ADAPTERS": "bob/adapters",
+        "INTERLEAVE_DEMO_BASE_MODEL": "bob/base",
+    }

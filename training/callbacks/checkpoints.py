@@ -220,8 +220,10 @@ class CheckpointRetention(TrainerCallback):
         if state.is_world_process_zero:  # complete checkpoints past the resumed step are damaged ones passed over
             for c in list_checkpoints(args.output_dir):
                 if c.complete and c.step > state.global_step:
-                    self.report(f"moved the damaged {c.path.name} aside to {move_aside(c.path).name} "
-                                f"(resumed at step {state.global_step})")
+                    self.report(
+                        f"moved the damaged {c.path.name} aside to {move_aside(c.path).name} "
+                        f"(resumed at step {state.global_step})"
+                    )
         best = best_checkpoint(list_checkpoints(args.output_dir))
         if best is not None and best.reward is not None and best.reward > self.threshold:
             self.best_reward, self.best_step = best.reward, best.step
@@ -233,8 +235,9 @@ class CheckpointRetention(TrainerCallback):
         self.last_reward = float(reward)
         if self.last_reward > self.threshold and (self.best_reward is None or self.last_reward > self.best_reward):
             previous = "none" if self.best_reward is None else f"{self.best_reward:.3f} at step {self.best_step}"
-            self.report(f"reward save at step {state.global_step}: reward {self.last_reward:.3f} (previous best "
-                        f"{previous})")
+            self.report(
+                f"reward save at step {state.global_step}: reward {self.last_reward:.3f} (previous best {previous})"
+            )
             self.best_reward, self.best_step = self.last_reward, state.global_step
             control.should_save = True
 

@@ -34,8 +34,9 @@ def group_stats(completions: list[str], rewards: list[float], group_size: int, a
     if len(completions) != len(rewards):
         raise ValueError(f"{len(completions)} completions and {len(rewards)} rewards do not pair up")
     zero_std = zero_std_groups(rewards, group_size, atol)
-    identical = sum(len(set(completions[start:start + group_size])) == 1
-                    for start in range(0, len(completions), group_size))
+    identical = sum(
+        len(set(completions[start : start + group_size])) == 1 for start in range(0, len(completions), group_size)
+    )
     return GroupStats(len(rewards) // group_size, len(zero_std), identical)
 
 

@@ -56,7 +56,7 @@ def _decompress_member(data: memoryview, start: int) -> tuple[bytes, int] | None
     parts, position = [], start
     try:
         while not decompressor.eof and position < len(data):
-            chunk = data[position:position + _CHUNK]
+            chunk = data[position : position + _CHUNK]
             parts.append(decompressor.decompress(chunk))
             position += len(chunk)
     except zlib.error:
@@ -102,8 +102,12 @@ def read_completion_log(path: str | Path, torn: list[TornMember] | None = None) 
 
 
 def _log_torn(path: str | Path, member: TornMember) -> None:
-    logger.warning("%s: skipped %d bytes at offset %d that hold no complete step (a write cut short)",
-                   path, member.length, member.offset)
+    logger.warning(
+        "%s: skipped %d bytes at offset %d that hold no complete step (a write cut short)",
+        path,
+        member.length,
+        member.offset,
+    )
 
 
 def completion_log_stats(path: str | Path) -> dict:
@@ -113,9 +117,15 @@ def completion_log_stats(path: str | Path) -> dict:
         records += 1
         seen_steps.add(record["step"])
     size = Path(path).stat().st_size
-    return {"file": str(path), "completions": records, "steps": len(seen_steps), "bytes": size,
-            "bytes_per_1000_completions": round(size * 1000 / records) if records else None,
-            "torn_members": len(torn), "torn_bytes": sum(member.length for member in torn)}
+    return {
+        "file": str(path),
+        "completions": records,
+        "steps": len(seen_steps),
+        "bytes": size,
+        "bytes_per_1000_completions": round(size * 1000 / records) if records else None,
+        "torn_members": len(torn),
+        "torn_bytes": sum(member.length for member in torn),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -137,18 +147,26 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: cannot read {args.log}: {error.strerror or error}", file=sys.stderr)
         return 2
     except (ValueError, KeyError, TypeError) as error:  # a gzip member that is not JSON lines with a step
-        print(f"error: {args.log} is not a completion log (a complete member holds no JSON records with a "
-              f"step: {type(error).__name__})", file=sys.stderr)
+        print(
+            f"error: {args.log} is not a completion log (a complete member holds no JSON records with a "
+            f"step: {type(error).__name__})",
+            file=sys.stderr,
+        )
         return 2
     if stats["bytes"] == 0:
         print(f"{args.log} is empty: no step was logged")
     elif stats["completions"] == 0:
-        print(f"error: {args.log} holds no complete step in its {stats['bytes']:,} bytes: a log cut short "
-              "before its first step ended, or not a completion log", file=sys.stderr)
+        print(
+            f"error: {args.log} holds no complete step in its {stats['bytes']:,} bytes: a log cut short "
+            "before its first step ended, or not a completion log",
+            file=sys.stderr,
+        )
         return 2
     else:
-        print(f"{stats['completions']:,} completions over {stats['steps']} steps in {stats['bytes']:,} bytes: "
-              f"{stats['bytes_per_1000_completions']:,} bytes per 1,000 completions")
+        print(
+            f"{stats['completions']:,} completions over {stats['steps']} steps in {stats['bytes']:,} bytes: "
+            f"{stats['bytes_per_1000_completions']:,} bytes per 1,000 completions"
+        )
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(stats, indent=2) + "\n")

@@ -39,8 +39,10 @@ class SkipNonFiniteGradients(TrainerCallback):
             for p in trainable:
                 p.grad = None
             self.skipped_steps.append(step)
-            self.report(f"non-finite gradient at step {step}: update skipped, weights unchanged "
-                        f"({len(self.skipped_steps)} skipped so far)")
+            self.report(
+                f"non-finite gradient at step {step}: update skipped, weights unchanged "
+                f"({len(self.skipped_steps)} skipped so far)"
+            )
         if self.probe is not None:
             self.probe.forget()
         return control

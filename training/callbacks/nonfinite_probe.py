@@ -70,7 +70,7 @@ class NonFiniteProbe:
             loss.backward()
         finally:  # the replays must not show up in the step's logged metrics
             for key, values in metrics.items():
-                del values[kept.get(key, 0):]
+                del values[kept.get(key, 0) :]
         bad = [name for name, p in self._trainable(model) if p.grad is not None and not _finite(p.grad)]
         value = float(loss.detach().float())
         return value, math.isfinite(value), bad
@@ -83,7 +83,7 @@ class NonFiniteProbe:
         attention_mask = torch.cat([inputs["prompt_mask"], inputs["completion_mask"]], dim=1)
         with self.trainer.accelerator.autocast():
             logits = model(input_ids=input_ids, attention_mask=attention_mask).logits
-        logits = logits[:, prompt_ids.size(1) - 1:-1].float() / self.trainer.temperature
+        logits = logits[:, prompt_ids.size(1) - 1 : -1].float() / self.trainer.temperature
         logps = torch.log_softmax(logits, dim=-1).gather(-1, completion_ids.unsqueeze(-1)).squeeze(-1)
         mask = inputs["completion_mask"].float()
         adv = inputs["advantages"].float()
@@ -103,20 +103,25 @@ class NonFiniteProbe:
             input_ids = torch.cat([row["prompt_ids"], row["completion_ids"]], dim=1)
             attention_mask = torch.cat([row["prompt_mask"], row["completion_mask"]], dim=1)
             logps, entropies, _ = self.trainer._get_per_token_logps_and_entropies(
-                model, input_ids, attention_mask, row["completion_ids"].size(1), compute_entropy=True)
+                model, input_ids, attention_mask, row["completion_ids"].size(1), compute_entropy=True
+            )
         logps = logps[0][completion_mask.bool()].float()
         return {
             "row": i,
-            "prompt_tokens": int(prompt_mask.sum()), "prompt_padding": int((prompt_mask == 0).sum()),
-            "completion_tokens": int(completion_mask.sum()), "completion_width": int(completion_mask.numel()),
+            "prompt_tokens": int(prompt_mask.sum()),
+            "prompt_padding": int((prompt_mask == 0).sum()),
+            "completion_tokens": int(completion_mask.sum()),
+            "completion_width": int(completion_mask.numel()),
             "truncated": int(completion_mask.sum()) == int(completion_mask.numel()),
             "advantage": row["advantages"].flatten()[:4].tolist(),
-            "logps_finite": _finite(logps), "logp_min": float(logps.min()) if logps.numel() else None,
+            "logps_finite": _finite(logps),
+            "logp_min": float(logps.min()) if logps.numel() else None,
             "logp_mean": float(logps.mean()) if logps.numel() else None,
             "entropy_max": float(entropies.max()) if entropies is not None else None,
             "completion_tail": tokenizer.decode(completion[-40:]) if tokenizer is not None else completion[-40:],
             "completion_head": tokenizer.decode(completion[:40]) if tokenizer is not None else completion[:40],
-            "first_tokens": completion[:8], "last_tokens": completion[-8:],
+            "first_tokens": completion[:8],
+            "last_tokens": completion[-8:],
         }
 
     @contextlib.contextmanager
@@ -139,18 +144,25 @@ class NonFiniteProbe:
         folder = self.out_dir / f"step-{step}"
         folder.mkdir(parents=True, exist_ok=True)
         report: dict = {"step": step, "micro_batches": len(self.batches)}
-        bad_grads_at_detection = [name for name, p in self._trainable(model)
-                                  if p.grad is not None and not _finite(p.grad)]
+        bad_grads_at_detection = [
+            name for name, p in self._trainable(model) if p.grad is not None and not _finite(p.grad)
+        ]
         report["nonfinite_params_after_clipping"] = len(bad_grads_at_detection)
-        torch.save([{k: (v.detach().cpu() if isinstance(v, torch.Tensor) else v) for k, v in b.items()}
-                    for b in self.batches], folder / "inputs.pt")
+        torch.save(
+            [{k: (v.detach().cpu() if isinstance(v, torch.Tensor) else v) for k, v in b.items()} for b in self.batches],
+            folder / "inputs.pt",
+        )
         was_training = model.training
         try:
             for index, inputs in enumerate(self.batches):
                 entry: dict = {"index": index, "rows": int(inputs["completion_ids"].size(0))}
                 loss, loss_ok, bad = self._loss_and_grads(model, inputs)
-                entry.update(replay_loss=loss, replay_loss_finite=loss_ok, replay_bad_params=len(bad),
-                             replay_bad_param_names=bad[:20])
+                entry.update(
+                    replay_loss=loss,
+                    replay_loss_finite=loss_ok,
+                    replay_bad_params=len(bad),
+                    replay_bad_param_names=bad[:20],
+                )
                 if loss_ok and not bad:
                     report.setdefault("batches", []).append(entry)
                     continue
@@ -158,8 +170,15 @@ class NonFiniteProbe:
                 for i in range(entry["rows"]):
                     row_loss, row_ok, row_bad = self._loss_and_grads(model, _rows(inputs, [i]))
                     if not row_ok or row_bad:
-                        culprits.append({"row": i, "loss": row_loss, "loss_finite": row_ok, "bad_params": len(row_bad),
-                                         "bad_param_names": row_bad[:10]})
+                        culprits.append(
+                            {
+                                "row": i,
+                                "loss": row_loss,
+                                "loss_finite": row_ok,
+                                "bad_params": len(row_bad),
+                                "bad_param_names": row_bad[:10],
+                            }
+                        )
                 entry["culprit_rows"] = culprits
                 if culprits:
                     rows = [c["row"] for c in culprits]

@@ -24,8 +24,17 @@ class StagePromotion(TrainerCallback):
 
     summary_key = "promoted_at"  # the run summary's name for stopped_at
 
-    def __init__(self, task: str, bar: float, every_steps: int, n_problems: int, path: str | Path, score,
-                 score_label: str = "score", report=print):
+    def __init__(
+        self,
+        task: str,
+        bar: float,
+        every_steps: int,
+        n_problems: int,
+        path: str | Path,
+        score,
+        score_label: str = "score",
+        report=print,
+    ):
         self.task, self.bar, self.every_steps, self.n_problems = task, bar, every_steps, n_problems
         self.score, self.score_label = score, score_label
         self.path = Path(path)
@@ -42,15 +51,23 @@ class StagePromotion(TrainerCallback):
         row = self.score(model, processing_class, torch.bfloat16 if args.bf16 else None, self.n_problems)
         model.train(was_training)
         score = row.score
-        record = {"global_step": state.global_step, "timestamp": time.time(), "task": self.task,
-                  f"validation_{row.score_name}": score, "validation_exact_match": row.exact_match, "bar": self.bar}
+        record = {
+            "global_step": state.global_step,
+            "timestamp": time.time(),
+            "task": self.task,
+            f"validation_{row.score_name}": score,
+            "validation_exact_match": row.exact_match,
+            "bar": self.bar,
+        }
         if state.is_world_process_zero:
             with open(self.path, "a", encoding="utf-8") as handle:
                 handle.write(json.dumps(record) + "\n")
         passed = score >= self.bar
-        self.report(f"validation at step {state.global_step}: {self.task} {self.score_label} {score:.3f}, exact "
-                    f"{row.exact_match:.0%} over {row.n} problems (bar {self.bar})"
-                    + ("; promoted: stopping the stage" if passed else ""))
+        self.report(
+            f"validation at step {state.global_step}: {self.task} {self.score_label} {score:.3f}, exact "
+            f"{row.exact_match:.0%} over {row.n} problems (bar {self.bar})"
+            + ("; promoted: stopping the stage" if passed else "")
+        )
         if passed:
             self.stopped_at = state.global_step
             control.should_training_stop = True
@@ -77,5 +94,7 @@ class TimeBudget(TrainerCallback):
             self.stopped_at = state.global_step
             control.should_training_stop = True
             control.should_save = True
-            self.report(f"time budget of {self.seconds / 60:g} min used up at step {state.global_step}: stopping "
-                        f"({self.resume_hint})")
+            self.report(
+                f"time budget of {self.seconds / 60:g} min used up at step {state.global_step}: stopping "
+                f"({self.resume_hint})"
+            )

@@ -15,8 +15,12 @@ REPORTED_STEPS = 2  # the first step includes one-time set-up (on a GPU, compili
 class RunEta(TrainerCallback):
     """Reports each of the first :data:`REPORTED_STEPS` steps' time and the run's end at that pace (steps left x it)."""
 
-    def __init__(self, report: Callable[[str], None] = print, clock: Callable[[], float] = time.monotonic,
-                 now: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        report: Callable[[str], None] = print,
+        clock: Callable[[], float] = time.monotonic,
+        now: Callable[[], float] = time.time,
+    ):
         self.report = report
         self.clock = clock
         self.now = now
@@ -36,5 +40,7 @@ class RunEta(TrainerCallback):
             return
         ends = time.strftime("%a %H:%M", time.localtime(self.now() + took * left))
         steps_left = f"{left} steps left take" if left > 1 else "last step takes"
-        self.report(f"step {state.global_step} of {state.max_steps} took {duration(took)}: at that pace the "
-                    f"{steps_left} {duration(took * left)} (ends around {ends})")
+        self.report(
+            f"step {state.global_step} of {state.max_steps} took {duration(took)}: at that pace the "
+            f"{steps_left} {duration(took * left)} (ends around {ends})"
+        )

@@ -58,8 +58,14 @@ class MetricsFile(TrainerCallback):
     reports, at most once every ``report_every`` logs, when completions hit ``max_completion_length``.
     """
 
-    def __init__(self, path: str | Path, max_completion_length: int | None = None, report_every: int = 10,
-                 report=print, step_key: str = "reward"):
+    def __init__(
+        self,
+        path: str | Path,
+        max_completion_length: int | None = None,
+        report_every: int = 10,
+        report=print,
+        step_key: str = "reward",
+    ):
         self.step_key = step_key  # logs carrying it are training steps (GRPO: reward; supervised: loss)
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -82,8 +88,12 @@ class MetricsFile(TrainerCallback):
         if not state.is_world_process_zero or not logs or self.step_key not in logs:
             return
         now = time.time()
-        record = {"global_step": state.global_step, "timestamp": now,
-                  "run_seconds": self._earlier_seconds + now - self._segment_start, **logs}
+        record = {
+            "global_step": state.global_step,
+            "timestamp": now,
+            "run_seconds": self._earlier_seconds + now - self._segment_start,
+            **logs,
+        }
         tokens = logs.get("num_tokens")
         if tokens is not None and self._previous is not None and now > self._previous[0]:
             record["tokens_per_second"] = (tokens - self._previous[1]) / (now - self._previous[0])
@@ -103,8 +113,10 @@ class MetricsFile(TrainerCallback):
             return
         self._logs_since_report = 0
         limit = f" ({self.max_completion_length} tokens)" if self.max_completion_length else ""
-        self.report(f"clipped completions at step {step}: {clipped:.0%} stopped at max_completion_length{limit} "
-                    "before their end token")
+        self.report(
+            f"clipped completions at step {step}: {clipped:.0%} stopped at max_completion_length{limit} "
+            "before their end token"
+        )
 
 
 def summarize(records: list[dict]) -> dict:
@@ -133,10 +145,14 @@ def summarize(records: list[dict]) -> dict:
     }
     if train[-1].get("run_seconds") is not None:
         summary["wall_seconds"] = train[-1]["run_seconds"]
-    for key, name in (("frac_reward_zero_std", "zero_std_fraction_mean"),
-                      ("completions/mean_length", "mean_length_mean"),
-                      (CLIPPED_KEY, "clipped_ratio_mean"), ("step_time", "step_time_mean"),
-                      ("tokens_per_second", "tokens_per_second_mean"), ("time/generation", "generation_time_mean")):
+    for key, name in (
+        ("frac_reward_zero_std", "zero_std_fraction_mean"),
+        ("completions/mean_length", "mean_length_mean"),
+        (CLIPPED_KEY, "clipped_ratio_mean"),
+        ("step_time", "step_time_mean"),
+        ("tokens_per_second", "tokens_per_second_mean"),
+        ("time/generation", "generation_time_mean"),
+    ):
         values = series(key)
         if values:
             summary[name] = sum(values) / len(values)

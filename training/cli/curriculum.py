@@ -23,8 +23,9 @@ from training.core.chains import CHAINS_DIR, Chain, flags, read_chain
 EVALUATE = "training.cli.evaluate"
 
 
-def step_commands(chain: Chain, runs_dir: Path, launcher: list[str], model: str | None,
-                  step_args: list[str]) -> list[tuple[str, list[str] | None, str]]:
+def step_commands(
+    chain: Chain, runs_dir: Path, launcher: list[str], model: str | None, step_args: list[str]
+) -> list[tuple[str, list[str] | None, str]]:
     """(run, command or None when skipped, what to report) for each step, then the eval."""
     planned, previous = [], None
     for step in chain.steps:
@@ -36,9 +37,20 @@ def step_commands(chain: Chain, runs_dir: Path, launcher: list[str], model: str 
             continue
         init = step.init_adapter or (str(previous) if previous else "base")
         recipe = os.path.relpath(step.recipe_path)  # as a person would type it, from the repo root
-        command = [*launcher, "-m", step.module, "--config", recipe, "--output_dir", str(output_dir),
-                   "--init_adapter", init, *(["--model", model] if model else []), *flags(step.overrides),
-                   *step_args]
+        command = [
+            *launcher,
+            "-m",
+            step.module,
+            "--config",
+            recipe,
+            "--output_dir",
+            str(output_dir),
+            "--init_adapter",
+            init,
+            *(["--model", model] if model else []),
+            *flags(step.overrides),
+            *step_args,
+        ]
         resuming = step.entry_point == "grpo" and any(output_dir.glob("checkpoint-*/checkpoint_complete.json"))
         if resuming:
             command += ["--resume", "true"]
@@ -46,21 +58,36 @@ def step_commands(chain: Chain, runs_dir: Path, launcher: list[str], model: str 
         planned.append((step.run, command, note))
         previous = final
     if chain.eval_stages is not None and previous is not None:
-        command = [sys.executable, "-m", EVALUATE, "--adapter", str(previous), "--stages", chain.eval_stages,
-                   *(["--model", model] if model else []), *chain.eval_args]
+        command = [
+            sys.executable,
+            "-m",
+            EVALUATE,
+            "--adapter",
+            str(previous),
+            "--stages",
+            chain.eval_stages,
+            *(["--model", model] if model else []),
+            *chain.eval_args,
+        ]
         planned.append(("eval", command, f"eval of {previous} (stages {chain.eval_stages or 'none'})"))
     return planned
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.cli.curriculum", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m training.cli.curriculum",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--chain", default=str(CHAINS_DIR / "curriculum.yaml"), help="the chain file")
     parser.add_argument("--runs_dir", default="runs", help="where each step's runs/<run>/ goes")
     parser.add_argument("--model", default=None, help="a model preset, folder or Hub id for every step and the eval")
     parser.add_argument("--step_args", default="", help="flags added to every training step, e.g. '--max_steps 5'")
-    parser.add_argument("--launcher", default=sys.executable,
-                        help="what runs a step's module (e.g. 'accelerate launch --num_processes 2')")
+    parser.add_argument(
+        "--launcher",
+        default=sys.executable,
+        help="what runs a step's module (e.g. 'accelerate launch --num_processes 2')",
+    )
     parser.add_argument("--dry_run", action="store_true", help="print the commands without running them")
     args = parser.parse_args(argv)
     try:
@@ -68,8 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     except RecipeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    planned = step_commands(chain, Path(args.runs_dir), shlex.split(args.launcher), args.model,
-                            shlex.split(args.step_args))
+    planned = step_commands(
+        chain, Path(args.runs_dir), shlex.split(args.launcher), args.model, shlex.split(args.step_args)
+    )
     for run, command, note in planned:
         print(f"[{args.chain}] {note}", flush=True)
         if command is None:
@@ -79,8 +107,10 @@ def main(argv: list[str] | None = None) -> int:
             continue
         code = subprocess.run(command).returncode
         if code != 0:
-            print(f"error: step {run} exited with {code}; fix it and run the chain again (finished steps are "
-                  "skipped)", file=sys.stderr)
+            print(
+                f"error: step {run} exited with {code}; fix it and run the chain again (finished steps are skipped)",
+                file=sys.stderr,
+            )
             return code
     return 0
 

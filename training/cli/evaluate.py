@@ -76,9 +76,11 @@ def device_defaults(args: argparse.Namespace, cuda: bool) -> list[str]:
         chosen += ["the adapter only"] if not cuda and args.adapter else []
     if not chosen:
         return []
-    return [f"CPU defaults: {', '.join(chosen)}, so that the run takes minutes, not hours. The full evaluation, the "
-            f"GPU defaults, is STAGES={GPU_STAGES} `--n {GPU_PROBLEMS} --baseline true` (hours on CPU); give any of "
-            "them to choose"]
+    return [
+        f"CPU defaults: {', '.join(chosen)}, so that the run takes minutes, not hours. The full evaluation, the "
+        f"GPU defaults, is STAGES={GPU_STAGES} `--n {GPU_PROBLEMS} --baseline true` (hours on CPU); give any of "
+        "them to choose"
+    ]
 
 
 def out_folder(args: argparse.Namespace) -> Path:
@@ -92,8 +94,9 @@ def out_folder(args: argparse.Namespace) -> Path:
     return Path("runs/eval") / name  # ad hoc, under the ignored runs/; results/ holds curated copies
 
 
-def problem_sets(args: argparse.Namespace, names: list[str], splits: list[str], splits_given: bool,
-                 user_texts=None) -> tuple[list, list[str]]:
+def problem_sets(
+    args: argparse.Namespace, names: list[str], splits: list[str], splits_given: bool, user_texts=None
+) -> tuple[list, list[str]]:
     """Every problem to score, generated before a model is loaded (bad input fails here), and notes."""
     from dataset_builders import tasks
     from training.trainer.greedy_eval import ProblemSet
@@ -121,39 +124,82 @@ def problem_sets(args: argparse.Namespace, names: list[str], splits: list[str], 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.cli.evaluate", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m training.cli.evaluate",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--model", default="smollm2-135m-instruct", help="preset, model folder or Hub id")
     parser.add_argument("--adapter", default=None, help="a trained LoRA adapter folder (omit: the base model only)")
-    parser.add_argument("--stages", default=None,
-                        help=f"curriculum stages, e.g. 1-6, 1,3 (empty: none; default: {GPU_STAGES} on a GPU, "
-                             f"{CPU_STAGES} on CPU)")
-    parser.add_argument("--arithmetic", default=None, choices=("true", "false"),
-                        help="also the arithmetic control (default: true, false with --data)")
-    parser.add_argument("--baseline", default=None, choices=("true", "false"),
-                        help="with --adapter, also score the model without it (default: true on a GPU, false on CPU)")
-    parser.add_argument("--n", type=int, default=None,
-                        help=f"problems per task and split (default: {GPU_PROBLEMS} on a GPU, {CPU_PROBLEMS} on CPU)")
-    parser.add_argument("--splits", "--split", dest="splits", default=None,
-                        help="comma-separated: validation, test, out_of_register (default: test,out_of_register; "
-                             "tasks without a split skip it)")
-    parser.add_argument("--data", default=None,
-                        help="score the stages on these texts instead: a folder of .txt files, a .jsonl of "
-                             "text_a/text_b pairs, a local dataset folder or a Hub dataset id owner/name[:config]")
-    parser.add_argument("--data_column", default=None,
-                        help="--data as a dataset: its text column (default: text; or text_a/text_b pairs)")
-    parser.add_argument("--data_split", default=None,
-                        help="--data as a dataset: its split (default: test if it has one, else its only split)")
+    parser.add_argument(
+        "--stages",
+        default=None,
+        help=f"curriculum stages, e.g. 1-6, 1,3 (empty: none; default: {GPU_STAGES} on a GPU, {CPU_STAGES} on CPU)",
+    )
+    parser.add_argument(
+        "--arithmetic",
+        default=None,
+        choices=("true", "false"),
+        help="also the arithmetic control (default: true, false with --data)",
+    )
+    parser.add_argument(
+        "--baseline",
+        default=None,
+        choices=("true", "false"),
+        help="with --adapter, also score the model without it (default: true on a GPU, false on CPU)",
+    )
+    parser.add_argument(
+        "--n",
+        type=int,
+        default=None,
+        help=f"problems per task and split (default: {GPU_PROBLEMS} on a GPU, {CPU_PROBLEMS} on CPU)",
+    )
+    parser.add_argument(
+        "--splits",
+        "--split",
+        dest="splits",
+        default=None,
+        help="comma-separated: validation, test, out_of_register (default: test,out_of_register; "
+        "tasks without a split skip it)",
+    )
+    parser.add_argument(
+        "--data",
+        default=None,
+        help="score the stages on these texts instead: a folder of .txt files, a .jsonl of "
+        "text_a/text_b pairs, a local dataset folder or a Hub dataset id owner/name[:config]",
+    )
+    parser.add_argument(
+        "--data_column",
+        default=None,
+        help="--data as a dataset: its text column (default: text; or text_a/text_b pairs)",
+    )
+    parser.add_argument(
+        "--data_split",
+        default=None,
+        help="--data as a dataset: its split (default: test if it has one, else its only split)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="--data texts: which fragment pairs make the problems")
     parser.add_argument("--batch_size", type=int, default=128)
-    parser.add_argument("--out", default=None,
-                        help="output folder (default runs/eval/<adapter's run or model name>[-data-<name>])")
-    parser.add_argument("--samples", type=int, default=0,
-                        help="also write samples.md: the first K problems of each task with their completions")
-    parser.add_argument("--dtype", default=None, choices=("bfloat16", "float32"),
-                        help="weights and decoding dtype (default: bfloat16 on a GPU, float32 on CPU)")
-    parser.add_argument("--completions", action="store_true",
-                        help="problems.jsonl also holds each completion's text (stage 6: ~6 kB per problem)")
+    parser.add_argument(
+        "--out", default=None, help="output folder (default runs/eval/<adapter's run or model name>[-data-<name>])"
+    )
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=0,
+        help="also write samples.md: the first K problems of each task with their completions",
+    )
+    parser.add_argument(
+        "--dtype",
+        default=None,
+        choices=("bfloat16", "float32"),
+        help="weights and decoding dtype (default: bfloat16 on a GPU, float32 on CPU)",
+    )
+    parser.add_argument(
+        "--completions",
+        action="store_true",
+        help="problems.jsonl also holds each completion's text (stage 6: ~6 kB per problem)",
+    )
     args = parser.parse_args(argv)
     if args.n is not None and args.n < 1:
         parser.error(f"--n must be at least 1 (problems per task and split), got {args.n}")
@@ -174,8 +220,11 @@ def main(argv: list[str] | None = None) -> int:
     if no_stages and args.arithmetic == "false":
         parser.error("nothing to evaluate: give --stages or --arithmetic true")
     if args.adapter and not (Path(args.adapter) / "adapter_config.json").is_file():
-        print(f"error: {args.adapter} is not a LoRA adapter folder (no adapter_config.json); train one with "
-              "`make train-stage N=...` (it writes runs/stage-N/final)", file=sys.stderr)
+        print(
+            f"error: {args.adapter} is not a LoRA adapter folder (no adapter_config.json); train one with "
+            "`make train-stage N=...` (it writes runs/stage-N/final)",
+            file=sys.stderr,
+        )
         return 2
     try:
         return run(args, splits)
@@ -228,31 +277,48 @@ def run(args: argparse.Namespace, splits: list[str]) -> int:
         raise EvalInputError(
             f"the adapter {args.adapter} does not fit the model {args.model}: {why}. It was trained on "
             f"{adapter_base_model(args.adapter) or 'another base model'}: evaluate it with that model (MODEL=... / "
-            "--model)")
+            "--model)"
+        )
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     out = out_folder(args)
-    runs = ([("baseline", None)] if not args.adapter or args.baseline == "true" else []) \
-        + ([("trained", args.adapter)] if args.adapter else [])
+    runs = ([("baseline", None)] if not args.adapter or args.baseline == "true" else []) + (
+        [("trained", args.adapter)] if args.adapter else []
+    )
     rows, samples, problems = [], [], []
     diagnostics = SlipDiagnostics()
     for label, adapter in runs:
         subject = PeftModel.from_pretrained(model, adapter) if adapter else model
-        rows += evaluate_sets(subject, tokenizer, sets, label, args.batch_size, samples=samples,
-                              samples_per_task=args.samples, problems_out=problems,
-                              with_completions=args.completions, diagnostics=diagnostics)
+        rows += evaluate_sets(
+            subject,
+            tokenizer,
+            sets,
+            label,
+            args.batch_size,
+            samples=samples,
+            samples_per_task=args.samples,
+            problems_out=problems,
+            with_completions=args.completions,
+            diagnostics=diagnostics,
+        )
         if adapter:
             model = subject.unload()
-    results = EvalResults(model=str(args.model), adapter=str(args.adapter) if args.adapter else None,
-                          generated_at=time.strftime("%Y-%m-%dT%H:%M:%S"), device=device, rows=rows,
-                          decoding="greedy" if args.dtype is None else f"greedy, {dtype}",
-                          data=user_texts.describe(args.seed) if user_texts else None)
+    results = EvalResults(
+        model=str(args.model),
+        adapter=str(args.adapter) if args.adapter else None,
+        generated_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
+        device=device,
+        rows=rows,
+        decoding="greedy" if args.dtype is None else f"greedy, {dtype}",
+        data=user_texts.describe(args.seed) if user_texts else None,
+    )
     write_outputs(out, results, diagnostics.to_dict(), problems, samples, notes)
     return 0
 
 
-def write_outputs(out: Path, results: EvalResults, diagnostics: dict, problems: list[dict], samples: list[dict],
-                  notes: list[str]) -> None:
+def write_outputs(
+    out: Path, results: EvalResults, diagnostics: dict, problems: list[dict], samples: list[dict], notes: list[str]
+) -> None:
     """eval.json, eval.md, eval.png, problems.jsonl, diagnostics.json, slips.png (when a task has slips) and
     samples.md (when asked) in ``out``; prints the table and what was written."""
     from training.core.eval_plots import plot_scores, plot_slips

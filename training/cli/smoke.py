@@ -37,8 +37,10 @@ def fresh_runs_folder(runs_dir: Path) -> None:
     """``runs_dir`` empty but for the marker; an earlier smoke's folder is replaced, any other folder refused."""
     if runs_dir.exists():
         if not (runs_dir / MARKER).is_file():
-            raise RecipeError(f"{runs_dir} exists and no smoke made it (no {MARKER} file in it): move it away or "
-                              "pick another --runs_dir")
+            raise RecipeError(
+                f"{runs_dir} exists and no smoke made it (no {MARKER} file in it): move it away or "
+                "pick another --runs_dir"
+            )
         shutil.rmtree(runs_dir)
     runs_dir.mkdir(parents=True)
     (runs_dir / MARKER).write_text("made by python -m training.cli.smoke, which replaces this folder on its next run\n")
@@ -51,9 +53,29 @@ def smoke_commands(runs_dir: Path, python: str = sys.executable) -> list[tuple[s
     for run, command, _ in step_commands(chain, runs_dir, [python], TINY_RANDOM_MODEL, []):
         commands.append((run, [*command, "--out", str(runs_dir / "eval")] if run == "eval" else command))
     grpo_run = next(step.run for step in reversed(chain.steps) if step.entry_point == "grpo")
-    commands.append(("card", [python, "-m", "publishing", "model", "--run", str(runs_dir / grpo_run), "--hub", "local",
-                              "--hub_dir", str(runs_dir / "hub"), "--staging", str(runs_dir / "publish"),
-                              "--base_model", BASE_MODEL_REPO, "--eval_file", str(runs_dir / "eval" / "eval.json")]))
+    commands.append(
+        (
+            "card",
+            [
+                python,
+                "-m",
+                "publishing",
+                "model",
+                "--run",
+                str(runs_dir / grpo_run),
+                "--hub",
+                "local",
+                "--hub_dir",
+                str(runs_dir / "hub"),
+                "--staging",
+                str(runs_dir / "publish"),
+                "--base_model",
+                BASE_MODEL_REPO,
+                "--eval_file",
+                str(runs_dir / "eval" / "eval.json"),
+            ],
+        )
+    )
     return commands
 
 
@@ -63,12 +85,17 @@ def part_times(record: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.cli.smoke", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m training.cli.smoke", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs_dir", type=Path, default=Path("runs/smoke"), help="where the smoke's runs go")
-    parser.add_argument("--threads", type=int, default=1,
-                        help="CPU threads per process (OMP_NUM_THREADS, unless set): the tiny model's operations are "
-                             "too small to share out, and on a shared CPU the threads of one op wait for each other")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="CPU threads per process (OMP_NUM_THREADS, unless set): the tiny model's operations are "
+        "too small to share out, and on a shared CPU the threads of one op wait for each other",
+    )
     args = parser.parse_args(argv)
     try:
         fresh_runs_folder(args.runs_dir)
@@ -77,8 +104,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     env = {**os.environ, "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", str(args.threads))}
-    record = {"cpu_count": os.cpu_count(), "omp_num_threads": env["OMP_NUM_THREADS"],
-              "load_average_before": os.getloadavg(), "parts": {}}
+    record = {
+        "cpu_count": os.cpu_count(),
+        "omp_num_threads": env["OMP_NUM_THREADS"],
+        "load_average_before": os.getloadavg(),
+        "parts": {},
+    }
     started = time.monotonic()
     for part, command in commands:
         print(f"[smoke] {part}: {' '.join(command[1:])}", flush=True)
@@ -91,9 +122,12 @@ def main(argv: list[str] | None = None) -> int:
     record.update(seconds=round(time.monotonic() - started, 1), load_average_after=os.getloadavg())
     (args.runs_dir / SMOKE_RECORD).write_text(json.dumps(record, indent=2) + "\n")
     cards = sorted((args.runs_dir / "publish" / "models").glob("*/README.md"))
-    print(f"[smoke] passed in {duration(record['seconds'])} ({part_times(record)}; load average "
-          f"{record['load_average_before'][0]:.1f} on {record['cpu_count']} cores at the start); model card: "
-          f"{cards[0] if cards else 'none'}; times: {args.runs_dir / SMOKE_RECORD}", flush=True)
+    print(
+        f"[smoke] passed in {duration(record['seconds'])} ({part_times(record)}; load average "
+        f"{record['load_average_before'][0]:.1f} on {record['cpu_count']} cores at the start); model card: "
+        f"{cards[0] if cards else 'none'}; times: {args.runs_dir / SMOKE_RECORD}",
+        flush=True,
+    )
     return 0
 
 

@@ -52,7 +52,8 @@ def initial_adapter(run_args: RunArguments, task, output_dir: Path) -> Path | No
         raise RecipeError(
             f"{task.name} starts from {task.previous}'s final adapter, {path}, which does not exist. Train "
             f"{task.previous} first (its recipe: training/recipes/{task.previous}.yaml), or pass "
-            f"INIT_ADAPTER=<adapter folder> (--init_adapter), or INIT_ADAPTER=base for a fresh adapter.")
+            f"INIT_ADAPTER=<adapter folder> (--init_adapter), or INIT_ADAPTER=base for a fresh adapter."
+        )
     return path
 
 
@@ -66,8 +67,10 @@ def resume_checkpoint(run_args: RunArguments, output_dir: Path) -> tuple[Path | 
             raise RecipeError(f"nothing to resume: {output_dir} has no complete checkpoint")
         return checkpoint, json.loads((checkpoint / COMPLETE_MARKER).read_text())
     if list_checkpoints(output_dir):
-        raise RecipeError(f"{output_dir} already holds checkpoints of an earlier run: continue it with RESUME=1 "
-                          "(--resume true), or move it away / pick another --output_dir to start over")
+        raise RecipeError(
+            f"{output_dir} already holds checkpoints of an earlier run: continue it with RESUME=1 "
+            "(--resume true), or move it away / pick another --output_dir to start over"
+        )
     return None, {}
 
 
@@ -90,8 +93,9 @@ def write_final_adapter(trainer, output_dir: Path, guard) -> Path | None:
         report("collapse: no checkpoint was saved before the collapse began; no final adapter written")
         return None
     shutil.copytree(good[-1].path, final, ignore=shutil.ignore_patterns("optimizer.pt", "scheduler.pt", "rng_state*"))
-    report(f"collapse: final adapter is {good[-1].path.name}, the last checkpoint before the collapse began "
-           f"(step {began})")
+    report(
+        f"collapse: final adapter is {good[-1].path.name}, the last checkpoint before the collapse began (step {began})"
+    )
     return final
 
 
@@ -108,13 +112,17 @@ def prepare_hub_push(grpo_args, task_name: str) -> None:
 
     repo_id = grpo_args.hub_model_id
     if not repo_id or repo_id.count("/") != 1:
-        raise RecipeError("--push_to_hub needs --hub_model_id OWNER/NAME (the model repo; each stage pushes to its "
-                          f"own branch), got {repo_id!r}")
+        raise RecipeError(
+            "--push_to_hub needs --hub_model_id OWNER/NAME (the model repo; each stage pushes to its "
+            f"own branch), got {repo_id!r}"
+        )
     grpo_args.hub_revision = grpo_args.hub_revision or task_name
     hub = RemoteHub(resolve_token(grpo_args.hub_token), private=bool(grpo_args.hub_private_repo))
     hub.ensure_branch(repo_id, "model", grpo_args.hub_revision)
-    report(f"pushing to {hub.url(repo_id, 'model')} branch {grpo_args.hub_revision} "
-           f"(hub_strategy {grpo_args.hub_strategy.value})")
+    report(
+        f"pushing to {hub.url(repo_id, 'model')} branch {grpo_args.hub_revision} "
+        f"(hub_strategy {grpo_args.hub_strategy.value})"
+    )
 
 
 def stage_limits(run_args: RunArguments, task, output_dir: Path) -> list:
@@ -124,14 +132,32 @@ def stage_limits(run_args: RunArguments, task, output_dir: Path) -> list:
 
     def score(model, tokenizer, dtype, n_problems):
         """The policy's eval row on the task's first ``n_problems`` validation problems (greedy)."""
-        return evaluate_model(model, tokenizer, [task.name], n_problems, "validation", "trained",
-                              batch_size=n_problems, log=lambda line: None, dtype=dtype)[0]
+        return evaluate_model(
+            model,
+            tokenizer,
+            [task.name],
+            n_problems,
+            "validation",
+            "trained",
+            batch_size=n_problems,
+            log=lambda line: None,
+            dtype=dtype,
+        )[0]
 
     limits = []
     if run_args.promotion_bar is not None:
-        limits.append(StagePromotion(task.name, run_args.promotion_bar, run_args.promotion_every,
-                                     run_args.promotion_problems, output_dir / "promotion.jsonl", score,
-                                     score_label=task.score_label, report=report))
+        limits.append(
+            StagePromotion(
+                task.name,
+                run_args.promotion_bar,
+                run_args.promotion_every,
+                run_args.promotion_problems,
+                output_dir / "promotion.jsonl",
+                score,
+                score_label=task.score_label,
+                report=report,
+            )
+        )
     if run_args.max_train_minutes is not None:
         limits.append(TimeBudget(run_args.max_train_minutes, report=report))
     return limits
@@ -144,12 +170,18 @@ def cpu_step(model, tokenizer, task, data_position: int, grpo_args):
     from training.core.cpu_cost import CpuStep
 
     prompt = task.problem("train", data_position)["prompt"]
-    prompt_tokens = (len(tokenizer(prompt)["input_ids"]) if isinstance(prompt, str) else
-                     len(tokenizer.apply_chat_template(prompt, add_generation_prompt=True, tokenize=True,
-                                                       return_dict=False)))
-    return CpuStep(completions=grpo_args.generation_batch_size, prompt_tokens=prompt_tokens,
-                   completion_tokens=grpo_args.max_completion_length,
-                   parameters=sum(p.numel() for p in model.parameters()), threads=torch.get_num_threads())
+    prompt_tokens = (
+        len(tokenizer(prompt)["input_ids"])
+        if isinstance(prompt, str)
+        else len(tokenizer.apply_chat_template(prompt, add_generation_prompt=True, tokenize=True, return_dict=False))
+    )
+    return CpuStep(
+        completions=grpo_args.generation_batch_size,
+        prompt_tokens=prompt_tokens,
+        completion_tokens=grpo_args.max_completion_length,
+        parameters=sum(p.numel() for p in model.parameters()),
+        threads=torch.get_num_threads(),
+    )
 
 
 def write_results(output_dir: Path, results_dir: Path, run_name: str, summary: dict) -> None:
@@ -204,66 +236,119 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     data_position = int(marker.get("data_position", 0))
     resample_position = int(marker.get("resample_position", 0))
     output_dir.mkdir(parents=True, exist_ok=True)
-    guard = CollapseGuard(run_args.collapse_zero_std_fraction, run_args.collapse_warn_after,
-                          run_args.collapse_stop_after or 10**9, report=report)
+    guard = CollapseGuard(
+        run_args.collapse_zero_std_fraction,
+        run_args.collapse_warn_after,
+        run_args.collapse_stop_after or 10**9,
+        report=report,
+    )
     retention = CheckpointRetention(run_args.reward_save_threshold, report=report)
     nonfinite = SkipNonFiniteGradients(report=report)
-    observers = [CompletionLogObserver(output_dir / "completions.jsonl.gz"),
-                 SampleOutputs(output_dir / "sample_outputs.log", run_args.sample_outputs_steps),
-                 lambda rollouts, final: guard.observe(final.step, final.stats())]
+    observers = [
+        CompletionLogObserver(output_dir / "completions.jsonl.gz"),
+        SampleOutputs(output_dir / "sample_outputs.log", run_args.sample_outputs_steps),
+        lambda rollouts, final: guard.observe(final.step, final.stats()),
+    ]
     limits = stage_limits(run_args, task, output_dir)
     trainer = ObservedGRPOTrainer(
-        model=model, reward_funcs=list(task.reward_funcs), args=grpo_args,
-        train_dataset=task.train_stream(data_position), processing_class=tokenizer, peft_config=peft_config,
-        callbacks=[retention, guard, nonfinite, *limits,
-                   MetricsFile(output_dir / "metrics.jsonl", grpo_args.max_completion_length, report=report),
-                   RunEta(report=report)],
-        reference_column=task.reference_column, resample_problems=task.resample_problems(resample_position),
-        dynamic_sampling_rounds=run_args.dynamic_sampling_rounds, observers=observers, data_position=data_position,
-        fast_generation=run_args.fast_generation, fast_generation_compile=run_args.fast_generation_compile,
-        resample_position=resample_position, word_credit=run_args.word_credit,
+        model=model,
+        reward_funcs=list(task.reward_funcs),
+        args=grpo_args,
+        train_dataset=task.train_stream(data_position),
+        processing_class=tokenizer,
+        peft_config=peft_config,
+        callbacks=[
+            retention,
+            guard,
+            nonfinite,
+            *limits,
+            MetricsFile(output_dir / "metrics.jsonl", grpo_args.max_completion_length, report=report),
+            RunEta(report=report),
+        ],
+        reference_column=task.reference_column,
+        resample_problems=task.resample_problems(resample_position),
+        dynamic_sampling_rounds=run_args.dynamic_sampling_rounds,
+        observers=observers,
+        data_position=data_position,
+        fast_generation=run_args.fast_generation,
+        fast_generation_compile=run_args.fast_generation_compile,
+        resample_position=resample_position,
+        word_credit=run_args.word_credit,
         keep_word_signal_groups=run_args.keep_word_signal_groups,
-        progress=StepProgress(enabled=int(os.environ.get("RANK", "0")) == 0, delay=run_args.progress_after_seconds,
-                              report=report))
+        progress=StepProgress(
+            enabled=int(os.environ.get("RANK", "0")) == 0, delay=run_args.progress_after_seconds, report=report
+        ),
+    )
     if run_args.nonfinite_probe_dir:
         from training.callbacks.nonfinite_probe import NonFiniteProbe
 
         trainer.nonfinite_probe = nonfinite.probe = NonFiniteProbe(trainer, run_args.nonfinite_probe_dir, report=report)
-    retention.extra_state = lambda: {"data_position": trainer.data_position,
-                                     "resample_position": trainer.resample_position}
+    retention.extra_state = lambda: {
+        "data_position": trainer.data_position,
+        "resample_position": trainer.resample_position,
+    }
 
     start = adapter or "a fresh LoRA adapter"
-    report(f"run {run_name}: {task.name}, {grpo_args.max_steps} steps, from {start}"
-           + (f", resuming {checkpoint.name} at problem {data_position}" if checkpoint else ""))
-    report(f"  model {model_args.model_name_or_path}, completions up to {grpo_args.max_completion_length} tokens "
-           f"({length_source}), "
-           f"{grpo_args.generation_batch_size // grpo_args.num_generations} prompts x {grpo_args.num_generations} "
-           f"generations per step, output {output_dir}/")
+    report(
+        f"run {run_name}: {task.name}, {grpo_args.max_steps} steps, from {start}"
+        + (f", resuming {checkpoint.name} at problem {data_position}" if checkpoint else "")
+    )
+    report(
+        f"  model {model_args.model_name_or_path}, completions up to {grpo_args.max_completion_length} tokens "
+        f"({length_source}), "
+        f"{grpo_args.generation_batch_size // grpo_args.num_generations} prompts x {grpo_args.num_generations} "
+        f"generations per step, output {output_dir}/"
+    )
     if trainer.accelerator.device.type == "cpu":
-        for line in cpu_cost_report(grpo_args.max_steps, cpu_step(trainer.model, tokenizer, task, data_position,
-                                                                    grpo_args)):
+        for line in cpu_cost_report(
+            grpo_args.max_steps, cpu_step(trainer.model, tokenizer, task, data_position, grpo_args)
+        ):
             report(line)
     started = time.time()
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
     final = write_final_adapter(trainer, output_dir, guard)
     if trainer.accelerator.is_main_process:
-        write_results(output_dir, results_dir, run_name, {
-            "run": run_name, "task": task.name, "model": model_args.model_name_or_path,
-            "init_adapter": str(adapter) if adapter else None, "resumed_from": str(checkpoint) if checkpoint else None,
-            "max_steps": grpo_args.max_steps, "global_step": trainer.state.global_step,
-            "data_position": trainer.data_position, "resample_position": trainer.resample_position,
-            "wall_seconds": time.time() - started, "device": device_name(trainer.accelerator.device),
-            "final_adapter": str(final) if final else None,
-            "collapse_stopped_at": guard.stopped_at,
-            "nonfinite_gradient_steps_skipped": nonfinite.skipped_steps,
-            **{limit.summary_key: limit.stopped_at for limit in limits},
-            "recipe": {f.name: getattr(run_args, f.name) for f in fields(run_args)},
-            "grpo": {k: getattr(grpo_args, k) for k in (
-                "learning_rate", "num_generations", "per_device_train_batch_size", "max_completion_length",
-                "temperature", "beta", "loss_type", "scale_rewards", "reward_weights", "seed")},
-            "lora": {k: getattr(model_args, k) for k in ("lora_r", "lora_alpha", "lora_dropout",
-                                                         "lora_target_modules")},
-        })
+        write_results(
+            output_dir,
+            results_dir,
+            run_name,
+            {
+                "run": run_name,
+                "task": task.name,
+                "model": model_args.model_name_or_path,
+                "init_adapter": str(adapter) if adapter else None,
+                "resumed_from": str(checkpoint) if checkpoint else None,
+                "max_steps": grpo_args.max_steps,
+                "global_step": trainer.state.global_step,
+                "data_position": trainer.data_position,
+                "resample_position": trainer.resample_position,
+                "wall_seconds": time.time() - started,
+                "device": device_name(trainer.accelerator.device),
+                "final_adapter": str(final) if final else None,
+                "collapse_stopped_at": guard.stopped_at,
+                "nonfinite_gradient_steps_skipped": nonfinite.skipped_steps,
+                **{limit.summary_key: limit.stopped_at for limit in limits},
+                "recipe": {f.name: getattr(run_args, f.name) for f in fields(run_args)},
+                "grpo": {
+                    k: getattr(grpo_args, k)
+                    for k in (
+                        "learning_rate",
+                        "num_generations",
+                        "per_device_train_batch_size",
+                        "max_completion_length",
+                        "temperature",
+                        "beta",
+                        "loss_type",
+                        "scale_rewards",
+                        "reward_weights",
+                        "seed",
+                    )
+                },
+                "lora": {
+                    k: getattr(model_args, k) for k in ("lora_r", "lora_alpha", "lora_dropout", "lora_target_modules")
+                },
+            },
+        )
     return EXIT_COLLAPSED if guard.stopped_at is not None else 0
 
 

@@ -33,21 +33,40 @@ class WarmStartArguments:
     named = frozenset()  # not a field: what parse_recipe saw the user set
 
     model_preset: str | None = field(default=None, metadata={"help": "a preset of training/recipes/models/"})
-    task: str = field(default="interleave", metadata={
-        "help": "interleave (target interleaves of --words words per text) or a task name (stage-3, arithmetic-3x2)"})
-    words: str = field(default="4-25", metadata={
-        "help": "words per text of the interleave task: counts and ranges, e.g. 4-25 or 4,6,8,10,25,50,100,500 "
-                "(each count equally often)"})
-    problems: int | None = field(default=None, metadata={
-        "help": "training problems to draw (default max_steps x batch; with packing a row holds several problems)"})
-    init_adapter: str | None = field(default=None, metadata={
-        "help": "continue training this LoRA adapter folder (e.g. an earlier warm start); unset or 'base': a fresh "
-                "one"})
-    max_train_minutes: float | None = field(default=None, metadata={
-        "help": "stop (saving the adapter) after this many minutes of training"})
+    task: str = field(
+        default="interleave",
+        metadata={
+            "help": "interleave (target interleaves of --words words per text) or a task name (stage-3, arithmetic-3x2)"
+        },
+    )
+    words: str = field(
+        default="4-25",
+        metadata={
+            "help": "words per text of the interleave task: counts and ranges, e.g. 4-25 or 4,6,8,10,25,50,100,500 "
+            "(each count equally often)"
+        },
+    )
+    problems: int | None = field(
+        default=None,
+        metadata={
+            "help": "training problems to draw (default max_steps x batch; with packing a row holds several problems)"
+        },
+    )
+    init_adapter: str | None = field(
+        default=None,
+        metadata={
+            "help": "continue training this LoRA adapter folder (e.g. an earlier warm start); unset or 'base': a fresh "
+            "one"
+        },
+    )
+    max_train_minutes: float | None = field(
+        default=None, metadata={"help": "stop (saving the adapter) after this many minutes of training"}
+    )
     problem_seed: int = field(default=0, metadata={"help": "seed of the training problems (problem i = f(seed, i))"})
-    results_dir: str | None = field(default=None, metadata={
-        "help": "metrics and summary (default <output_dir>/results; results/ holds only curated copies)"})
+    results_dir: str | None = field(
+        default=None,
+        metadata={"help": "metrics and summary (default <output_dir>/results; results/ holds only curated copies)"},
+    )
 
 
 def parse_words(spec: str) -> list[int]:
@@ -109,16 +128,23 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     hold_run_lock(output_dir)  # one run per folder: a second one stops here, naming the first's pid
     run_name = sft_args.run_name or output_dir.name
     words = parse_words(args.words)
-    size = args.problems or \
-        sft_args.max_steps * sft_args.per_device_train_batch_size * sft_args.gradient_accumulation_steps
+    size = (
+        args.problems
+        or sft_args.max_steps * sft_args.per_device_train_batch_size * sft_args.gradient_accumulation_steps
+    )
     if size <= 0:
         raise RecipeError("set --max_steps (the warm start draws max_steps x batch problems)")
     task_list = warm_start_tasks(args)
     rows = "packed rows of " + str(sft_args.max_length) + " tokens" if sft_args.packing else "problems"
-    what = (f"problems of {words[0]}-{words[-1]} words per text ({len(words)} counts)" if len(task_list) > 1
-            else f"{task_list[0].name} problems")
-    report(f"warm start {run_name}: {sft_args.max_steps} steps x {sft_args.per_device_train_batch_size} {rows}, "
-           f"{size} {what}, output {output_dir}/")
+    what = (
+        f"problems of {words[0]}-{words[-1]} words per text ({len(words)} counts)"
+        if len(task_list) > 1
+        else f"{task_list[0].name} problems"
+    )
+    report(
+        f"warm start {run_name}: {sft_args.max_steps} steps x {sft_args.per_device_train_batch_size} {rows}, "
+        f"{size} {what}, output {output_dir}/"
+    )
     init_adapter = adapter_folder(args.init_adapter) if args.init_adapter not in (None, "", "base") else None
     if init_adapter:
         report(f"continuing the adapter {init_adapter}/")
@@ -129,10 +155,21 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     if args.max_train_minutes:
         from training.callbacks.promotion import TimeBudget
 
-        callbacks.append(TimeBudget(args.max_train_minutes, report=report,
-                                    resume_hint=f"--init_adapter {output_dir}/final continues the adapter"))
-    trainer = SFTTrainer(model=model, args=sft_args, train_dataset=dataset, processing_class=tokenizer,
-                         peft_config=peft_config, callbacks=callbacks)
+        callbacks.append(
+            TimeBudget(
+                args.max_train_minutes,
+                report=report,
+                resume_hint=f"--init_adapter {output_dir}/final continues the adapter",
+            )
+        )
+    trainer = SFTTrainer(
+        model=model,
+        args=sft_args,
+        train_dataset=dataset,
+        processing_class=tokenizer,
+        peft_config=peft_config,
+        callbacks=callbacks,
+    )
     start = time.time()
     trainer.train()
     final = output_dir / "final"
@@ -140,26 +177,38 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     records = read_metrics(output_dir / "metrics.jsonl") if (output_dir / "metrics.jsonl").exists() else []
     results_dir.mkdir(parents=True, exist_ok=True)
     losses = [r["loss"] for r in records if "loss" in r]
-    summary = {"run": run_name, "task": args.task, "tasks": [t.name for t in task_list],
-               "words": args.words if any(t.words for t in task_list) else None,
-               # what inference needs at the longest length trained (the one budget formula)
-               "completion_budget": max(t.completion_budget(tokenizer) for t in task_list),
-               "model": model_args.model_name_or_path,
-               "init_adapter": str(init_adapter) if init_adapter else None,
-               "train_sampling_strategy": sft_args.train_sampling_strategy,
-               "nonfinite_gradient_steps_skipped": nonfinite.skipped_steps,
-               "problems": size, "packing": sft_args.packing, "max_length": sft_args.max_length,
-               "max_steps": sft_args.max_steps, "global_step": trainer.state.global_step,
-               "wall_seconds": time.time() - start, "device": device_name(trainer.args.device),
-               "final_adapter": str(final), "loss_first": losses[0] if losses else None,
-               "loss_last": losses[-1] if losses else None,
-               "sft": {"learning_rate": sft_args.learning_rate, "batch": sft_args.per_device_train_batch_size},
-               "lora": {"lora_r": model_args.lora_r, "lora_alpha": model_args.lora_alpha}, "steps_logged": len(losses)}
+    summary = {
+        "run": run_name,
+        "task": args.task,
+        "tasks": [t.name for t in task_list],
+        "words": args.words if any(t.words for t in task_list) else None,
+        # what inference needs at the longest length trained (the one budget formula)
+        "completion_budget": max(t.completion_budget(tokenizer) for t in task_list),
+        "model": model_args.model_name_or_path,
+        "init_adapter": str(init_adapter) if init_adapter else None,
+        "train_sampling_strategy": sft_args.train_sampling_strategy,
+        "nonfinite_gradient_steps_skipped": nonfinite.skipped_steps,
+        "problems": size,
+        "packing": sft_args.packing,
+        "max_length": sft_args.max_length,
+        "max_steps": sft_args.max_steps,
+        "global_step": trainer.state.global_step,
+        "wall_seconds": time.time() - start,
+        "device": device_name(trainer.args.device),
+        "final_adapter": str(final),
+        "loss_first": losses[0] if losses else None,
+        "loss_last": losses[-1] if losses else None,
+        "sft": {"learning_rate": sft_args.learning_rate, "batch": sft_args.per_device_train_batch_size},
+        "lora": {"lora_r": model_args.lora_r, "lora_alpha": model_args.lora_alpha},
+        "steps_logged": len(losses),
+    }
     (results_dir / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
     if records:
         (results_dir / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    report(f"warm start done: adapter {final}/ (loss {summary['loss_first']} -> {summary['loss_last']}); "
-           f"next: GRPO from it: make train-stage N=... (or make train-arithmetic) INIT_ADAPTER={final}")
+    report(
+        f"warm start done: adapter {final}/ (loss {summary['loss_first']} -> {summary['loss_last']}); "
+        f"next: GRPO from it: make train-stage N=... (or make train-arithmetic) INIT_ADAPTER={final}"
+    )
     return final
 
 

@@ -10,8 +10,10 @@ import json
 import re
 from pathlib import Path
 
-_LORA_KEY = re.compile(r"^base_model\.model\.(?P<module>.+)\.(?P<part>lora_A|lora_B|lora_embedding_A|lora_embedding_B)"
-                       r"(?:\.[^.]+)?(?:\.weight)?$")
+_LORA_KEY = re.compile(
+    r"^base_model\.model\.(?P<module>.+)\.(?P<part>lora_A|lora_B|lora_embedding_A|lora_embedding_B)"
+    r"(?:\.[^.]+)?(?:\.weight)?$"
+)
 
 
 def adapter_base_model(adapter: str | Path) -> str | None:
@@ -48,11 +50,17 @@ def adapter_mismatch(model, adapter: str | Path) -> str | None:
         if module is None:
             return f"it adapts {name}, which the model does not have"
         if part in ("lora_A", "lora_B") and hasattr(module, "in_features"):
-            want = (("input features", module.in_features, shape[-1]) if part == "lora_A"
-                    else ("output features", module.out_features, shape[0]))
+            want = (
+                ("input features", module.in_features, shape[-1])
+                if part == "lora_A"
+                else ("output features", module.out_features, shape[0])
+            )
         elif part.startswith("lora_embedding") and hasattr(module, "num_embeddings"):
-            want = (("vocabulary entries", module.num_embeddings, shape[-1]) if part == "lora_embedding_A"
-                    else ("embedding dimensions", module.embedding_dim, shape[0]))
+            want = (
+                ("vocabulary entries", module.num_embeddings, shape[-1])
+                if part == "lora_embedding_A"
+                else ("embedding dimensions", module.embedding_dim, shape[0])
+            )
         else:
             continue
         kind, model_size, adapter_size = want

@@ -29,8 +29,10 @@ def above(minimum: float) -> tuple[Callable, str]:
 
 
 def within(low: float, high: float, low_open: bool = False) -> tuple[Callable, str]:
-    return ((lambda v: _number(v) and (v > low if low_open else v >= low) and v <= high),
-            f"a number in {'(' if low_open else '['}{low:g}, {high:g}]")
+    return (
+        (lambda v: _number(v) and (v > low if low_open else v >= low) and v <= high),
+        f"a number in {'(' if low_open else '['}{low:g}, {high:g}]",
+    )
 
 
 # Field name -> (test, what it must be), for every parsed dataclass that has the field (TRL's GRPOConfig and SFTConfig,

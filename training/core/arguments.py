@@ -38,64 +38,125 @@ class RunArguments:
 
     named = frozenset()  # not a field: what parse_recipe saw the user set
 
-    task: str | None = field(default=None, metadata={
-        "help": "what to train on: stage-1 ... stage-6 (curriculum), words-N, arithmetic or arithmetic-AxB"})
-    model_preset: str | None = field(default=None,
-                                     metadata={"help": "a file name under training/recipes/models/ (without .yaml)"})
-    init_adapter: str | None = field(default=None, metadata={
-        "help": "LoRA adapter to start from: a folder, 'base' for a fresh adapter, or unset: the previous stage's "
-                "final adapter"})
-    reward_funcs: list[str] | None = field(default=None, metadata={
-        "help": "dotted import paths of reward functions that replace the task's rewards (my_pkg.rewards.my_reward)"})
+    task: str | None = field(
+        default=None,
+        metadata={"help": "what to train on: stage-1 ... stage-6 (curriculum), words-N, arithmetic or arithmetic-AxB"},
+    )
+    model_preset: str | None = field(
+        default=None, metadata={"help": "a file name under training/recipes/models/ (without .yaml)"}
+    )
+    init_adapter: str | None = field(
+        default=None,
+        metadata={
+            "help": "LoRA adapter to start from: a folder, 'base' for a fresh adapter, or unset: the previous stage's "
+            "final adapter"
+        },
+    )
+    reward_funcs: list[str] | None = field(
+        default=None,
+        metadata={
+            "help": "dotted import paths of reward functions that replace the task's rewards (my_pkg.rewards.my_reward)"
+        },
+    )
     resume: bool = field(default=False, metadata={"help": "continue this run from its latest complete checkpoint"})
-    data_seed_problems: int = field(default=0,
-                                    metadata={"help": "seed of the training problems (problem i = f(seed, i))"})
-    derive_max_completion_length: bool = field(default=True, metadata={
-        "help": "where max_completion_length is unset, use the task's completion budget (stages: tokens per word x 2 "
-                "x words x 1.3 + 16); false: TRL's default"})
-    fast_generation: bool = field(default=False, metadata={
-        "help": "sample rollouts with training.trainer.graph_sampler (merged adapter copy, static cache, CUDA graph) "
-                "instead of TRL's generate"})
-    fast_generation_compile: bool = field(default=False, metadata={
-        "help": "also run the fast sampler's decode step through torch.compile (each new batch/cache shape "
-                "compiles once)"})
-    reward_save_threshold: float = field(default=0.3, metadata={
-        "help": "also save when the windowed reward beats its best and this"})
-    dynamic_sampling_rounds: int = field(default=2, metadata={
-        "help": "times per step to replace prompts whose group has zero reward variance with fresh ones (0: off)"})
-    collapse_zero_std_fraction: float = field(default=0.9,
-                                              metadata={"help": "a step counts as collapsed at this zero-variance "
-                                                                "group fraction"})
+    data_seed_problems: int = field(
+        default=0, metadata={"help": "seed of the training problems (problem i = f(seed, i))"}
+    )
+    derive_max_completion_length: bool = field(
+        default=True,
+        metadata={
+            "help": "where max_completion_length is unset, use the task's completion budget (stages: tokens per word "
+            "x 2 x words x 1.3 + 16); false: TRL's default"
+        },
+    )
+    fast_generation: bool = field(
+        default=False,
+        metadata={
+            "help": "sample rollouts with training.trainer.graph_sampler (merged adapter copy, static cache, CUDA "
+            "graph) instead of TRL's generate"
+        },
+    )
+    fast_generation_compile: bool = field(
+        default=False,
+        metadata={
+            "help": "also run the fast sampler's decode step through torch.compile (each new batch/cache shape "
+            "compiles once)"
+        },
+    )
+    reward_save_threshold: float = field(
+        default=0.3, metadata={"help": "also save when the windowed reward beats its best and this"}
+    )
+    dynamic_sampling_rounds: int = field(
+        default=2,
+        metadata={
+            "help": "times per step to replace prompts whose group has zero reward variance with fresh ones (0: off)"
+        },
+    )
+    collapse_zero_std_fraction: float = field(
+        default=0.9, metadata={"help": "a step counts as collapsed at this zero-variance group fraction"}
+    )
     collapse_warn_after: int = field(default=5, metadata={"help": "collapsed steps in a row before a warning"})
-    collapse_stop_after: int = field(default=20,
-                                     metadata={"help": "collapsed steps in a row before the run stops (0: never)"})
-    sample_outputs_steps: int = field(default=10,
-                                      metadata={"help": "write the step's best and worst completion every N steps"})
-    results_dir: str | None = field(default=None, metadata={
-        "help": "where metrics, summary and plots go (default <output_dir>/results; results/ holds only curated "
-                "copies)"})
-    promotion_bar: float | None = field(default=None, metadata={
-        "help": "stop the stage once its validation NW score (greedy) reaches this (curriculum promotion; 0: at "
-                "the first check)"})
+    collapse_stop_after: int = field(
+        default=20, metadata={"help": "collapsed steps in a row before the run stops (0: never)"}
+    )
+    sample_outputs_steps: int = field(
+        default=10, metadata={"help": "write the step's best and worst completion every N steps"}
+    )
+    results_dir: str | None = field(
+        default=None,
+        metadata={
+            "help": "where metrics, summary and plots go (default <output_dir>/results; results/ holds only curated "
+            "copies)"
+        },
+    )
+    promotion_bar: float | None = field(
+        default=None,
+        metadata={
+            "help": "stop the stage once its validation NW score (greedy) reaches this (curriculum promotion; 0: at "
+            "the first check)"
+        },
+    )
     promotion_every: int = field(default=20, metadata={"help": "steps between validation checks for promotion"})
     promotion_problems: int = field(default=64, metadata={"help": "validation problems per promotion check"})
-    allow_untested_trl: bool = field(default=False, metadata={
-        "help": "run on a TRL version other than the tested one (training.core.trl_version), at your own risk"})
-    max_train_minutes: float | None = field(default=None, metadata={
-        "help": "stop (saving a checkpoint) after this many minutes of training; RESUME=1 continues"})
-    word_credit: float = field(default=0.0, metadata={
-        "help": "weight of per-word advantages (training.trainer.word_credit: each token scored by its word's "
-                "alignment) "
-                "mixed with GRPO's sequence advantage; 0: sequence only, 1: per word only"})
-    keep_word_signal_groups: bool = field(default=False, metadata={
-        "help": "with --word_credit: dynamic sampling keeps equal-reward groups whose words score unequally (a "
-                "repeated slip), which per-word credit still learns from; off: it swaps every equal-reward group"})
-    progress_after_seconds: float = field(default=5.0, metadata={
-        "help": "show a step's rollout progress (a bar over its token steps) and the start of its update once the "
-                "step has run this long (0: every step)"})
-    nonfinite_probe_dir: str | None = field(default=None, metadata={
-        "help": "diagnostic: replay steps with non-finite gradients and write reports here "
-                "(training.callbacks.nonfinite_probe)"})
+    allow_untested_trl: bool = field(
+        default=False,
+        metadata={
+            "help": "run on a TRL version other than the tested one (training.core.trl_version), at your own risk"
+        },
+    )
+    max_train_minutes: float | None = field(
+        default=None,
+        metadata={"help": "stop (saving a checkpoint) after this many minutes of training; RESUME=1 continues"},
+    )
+    word_credit: float = field(
+        default=0.0,
+        metadata={
+            "help": "weight of per-word advantages (training.trainer.word_credit: each token scored by its word's "
+            "alignment) "
+            "mixed with GRPO's sequence advantage; 0: sequence only, 1: per word only"
+        },
+    )
+    keep_word_signal_groups: bool = field(
+        default=False,
+        metadata={
+            "help": "with --word_credit: dynamic sampling keeps equal-reward groups whose words score unequally (a "
+            "repeated slip), which per-word credit still learns from; off: it swaps every equal-reward group"
+        },
+    )
+    progress_after_seconds: float = field(
+        default=5.0,
+        metadata={
+            "help": "show a step's rollout progress (a bar over its token steps) and the start of its update once the "
+            "step has run this long (0: every step)"
+        },
+    )
+    nonfinite_probe_dir: str | None = field(
+        default=None,
+        metadata={
+            "help": "diagnostic: replay steps with non-finite gradients and write reports here "
+            "(training.callbacks.nonfinite_probe)"
+        },
+    )
 
     def __post_init__(self):
         if self.task is None:
@@ -160,7 +221,7 @@ def _pop_flag(argv: list[str], flag: str) -> str | None:
     value = _flag_value(argv, flag)
     if value is not None:
         index = next(i for i, a in enumerate(argv) if a == flag or a.startswith(flag + "="))
-        del argv[index:index + (1 if "=" in argv[index] else 2)]
+        del argv[index : index + (1 if "=" in argv[index] else 2)]
     return value
 
 
@@ -196,10 +257,16 @@ def cpu_only_overrides(values: dict, cuda: bool) -> dict:
     if cuda:
         return values
     dropped = [k for k in ("bf16", "fp16", "bf16_full_eval") if values.get(k)]
-    logger.info("no GPU: training in float32 on CPU with gradient checkpointing%s",
-                f" (ignoring {', '.join(dropped)} from the recipe)" if dropped else "")
-    return {**values, **{k: False for k in ("bf16", "fp16", "bf16_full_eval")}, "use_cpu": True,
-            "gradient_checkpointing": True}
+    logger.info(
+        "no GPU: training in float32 on CPU with gradient checkpointing%s",
+        f" (ignoring {', '.join(dropped)} from the recipe)" if dropped else "",
+    )
+    return {
+        **values,
+        **{k: False for k in ("bf16", "fp16", "bf16_full_eval")},
+        "use_cpu": True,
+        "gradient_checkpointing": True,
+    }
 
 
 def flags_named(argv: list[str]) -> set[str]:

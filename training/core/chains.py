@@ -64,20 +64,31 @@ def read_chain(path: str | Path) -> Chain:
         if not isinstance(raw, dict) or not {"run", "entry_point", "recipe"} <= set(raw):
             raise RecipeError(f"{where}: a step needs run, entry_point and recipe")
         if unknown := set(raw) - STEP_KEYS:
-            raise RecipeError(f"{where}: unknown keys {', '.join(sorted(unknown))} (known: "
-                              f"{', '.join(sorted(STEP_KEYS))})")
+            raise RecipeError(
+                f"{where}: unknown keys {', '.join(sorted(unknown))} (known: {', '.join(sorted(STEP_KEYS))})"
+            )
         if raw["entry_point"] not in ENTRY_POINTS:
-            raise RecipeError(f"{where}: entry_point must be one of {', '.join(ENTRY_POINTS)}, got "
-                              f"{raw['entry_point']!r}")
-        step = ChainStep(run=str(raw["run"]), entry_point=raw["entry_point"], recipe=str(raw["recipe"]),
-                         overrides=dict(raw.get("overrides") or {}), init_adapter=raw.get("init_adapter"))
+            raise RecipeError(
+                f"{where}: entry_point must be one of {', '.join(ENTRY_POINTS)}, got {raw['entry_point']!r}"
+            )
+        step = ChainStep(
+            run=str(raw["run"]),
+            entry_point=raw["entry_point"],
+            recipe=str(raw["recipe"]),
+            overrides=dict(raw.get("overrides") or {}),
+            init_adapter=raw.get("init_adapter"),
+        )
         if not step.recipe_path.is_file():
             raise RecipeError(f"{where}: no recipe {step.recipe_path}")
         steps.append(step)
     runs = [s.run for s in steps]
     if len(set(runs)) != len(runs):
-        raise RecipeError(f"{path}: two steps write the same run "
-                          f"({', '.join(sorted({r for r in runs if runs.count(r) > 1}))})")
+        raise RecipeError(
+            f"{path}: two steps write the same run ({', '.join(sorted({r for r in runs if runs.count(r) > 1}))})"
+        )
     evaluation = data.get("eval")
-    return Chain(tuple(steps), None if evaluation is None else str(evaluation.get("stages", "1-6")),
-                 tuple(str(a) for a in (evaluation or {}).get("args", [])))
+    return Chain(
+        tuple(steps),
+        None if evaluation is None else str(evaluation.get("stages", "1-6")),
+        tuple(str(a) for a in (evaluation or {}).get("args", [])),
+    )

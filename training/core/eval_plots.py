@@ -26,19 +26,34 @@ def plot_scores(rows: list[EvalRow], path: Path) -> None:
     plt = _pyplot()
     by_key = {(r.label, r.split, r.task): r for r in rows}
     tasks = list(dict.fromkeys(r.task for r in rows))
-    groups = [(label, split) for label in LABELS for split in SPLIT_HATCH
-              if any(r.label == label and r.split == split for r in rows)]
+    groups = [
+        (label, split)
+        for label in LABELS
+        for split in SPLIT_HATCH
+        if any(r.label == label and r.split == split for r in rows)
+    ]
     colours = {label: f"C{i}" for i, label in enumerate(LABELS)}
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
     width = 0.8 / max(1, len(groups))
-    for ax, metric, title in ((axes[0], "score", "NW score (arithmetic: partial credit)"),
-                              (axes[1], "exact_match", "exact match")):
+    for ax, metric, title in (
+        (axes[0], "score", "NW score (arithmetic: partial credit)"),
+        (axes[1], "exact_match", "exact match"),
+    ):
         for i, (label, split) in enumerate(groups):
-            values = [getattr(by_key[(label, split, task)], metric) if (label, split, task) in by_key else 0.0
-                      for task in tasks]
-            ax.bar([x + i * width for x in range(len(tasks))], values, width, label=f"{label}, {split}",
-                   color=colours[label], hatch=SPLIT_HATCH[split], edgecolor="white" if not SPLIT_HATCH[split]
-                   else "black", linewidth=0.5)
+            values = [
+                getattr(by_key[(label, split, task)], metric) if (label, split, task) in by_key else 0.0
+                for task in tasks
+            ]
+            ax.bar(
+                [x + i * width for x in range(len(tasks))],
+                values,
+                width,
+                label=f"{label}, {split}",
+                color=colours[label],
+                hatch=SPLIT_HATCH[split],
+                edgecolor="white" if not SPLIT_HATCH[split] else "black",
+                linewidth=0.5,
+            )
         ax.set_xticks([x + width * (len(groups) - 1) / 2 for x in range(len(tasks))], tasks, rotation=30)
         ax.set_ylim(0, 1)
         ax.set_title(title)
@@ -63,17 +78,27 @@ def plot_slips(diagnostics: dict, path: Path) -> bool:
     colours = {task: f"C{i % 10}" for i, task in enumerate(tasks)}
     names = [f"{g['task']}\n{g['split']}" for g in groups]
     for g in groups:
-        style = dict(color=colours[g["task"]], linestyle=SPLIT_LINE.get(g["split"], "-"), marker=".",
-                     label=f"{g['task']}, {g['split']}")
+        style = dict(
+            color=colours[g["task"]],
+            linestyle=SPLIT_LINE.get(g["split"], "-"),
+            marker=".",
+            label=f"{g['task']}, {g['split']}",
+        )
         bins = g["slip_rate_by_position"]
-        axes[0, 0].plot([(b["from"] + b["to"]) / 2 for b in bins],
-                        [float("nan") if b["rate"] is None else b["rate"] for b in bins], **style)
+        axes[0, 0].plot(
+            [(b["from"] + b["to"]) / 2 for b in bins],
+            [float("nan") if b["rate"] is None else b["rate"] for b in bins],
+            **style,
+        )
         buckets = [b for b in g["slip_rate_by_tokens"] if b["words"]]
         axes[0, 1].plot([b["tokens"] for b in buckets], [b["rate"] for b in buckets], **style)
-    axes[0, 0].set(title=f"{label}: slip rate by position in the target", xlabel="position (fraction of the target)",
-                   ylabel="target words slipped", xlim=(0, 1))
-    axes[0, 1].set(title="slip rate by tokens per word", xlabel="tokens the word costs",
-                   ylabel="target words slipped")
+    axes[0, 0].set(
+        title=f"{label}: slip rate by position in the target",
+        xlabel="position (fraction of the target)",
+        ylabel="target words slipped",
+        xlim=(0, 1),
+    )
+    axes[0, 1].set(title="slip rate by tokens per word", xlabel="tokens the word costs", ylabel="target words slipped")
     axes[0, 0].legend(fontsize=7, ncol=2)
     for ax in axes[0]:
         ax.set_ylim(bottom=0)
@@ -88,10 +113,12 @@ def plot_slips(diagnostics: dict, path: Path) -> bool:
     axes[1, 0].set_xticks(list(x), names, fontsize=7, rotation=45)
     axes[1, 0].legend(fontsize=8)
     width = 0.4
-    axes[1, 1].bar([i - width / 2 for i in x], [g["token_limit"]["rate"] for g in groups], width,
-                   label="ran to the token limit")
-    axes[1, 1].bar([i + width / 2 for i in x], [g["repeated_phrase"]["rate"] for g in groups], width,
-                   label="repeats a phrase")
+    axes[1, 1].bar(
+        [i - width / 2 for i in x], [g["token_limit"]["rate"] for g in groups], width, label="ran to the token limit"
+    )
+    axes[1, 1].bar(
+        [i + width / 2 for i in x], [g["repeated_phrase"]["rate"] for g in groups], width, label="repeats a phrase"
+    )
     axes[1, 1].set(title="token limit and repeated phrases (share of problems)", ylim=(0, 1))
     axes[1, 1].set_xticks(list(x), names, fontsize=7, rotation=45)
     axes[1, 1].legend(fontsize=8)

@@ -26,34 +26,43 @@ def _score_table(results: EvalResults, split: str) -> list[str]:
         for label in labels:
             scored = by_key.get((label, task))
             cells += [f"{scored.score:.3f}", f"{scored.exact_match:.1%}"] if scored else ["", ""]
-        lines.append(f"| {task} | {first.words if first.words is not None else '-'} | {first.n} | "
-                     f"{' | '.join(cells)} |")
+        lines.append(
+            f"| {task} | {first.words if first.words is not None else '-'} | {first.n} | {' | '.join(cells)} |"
+        )
     return lines
 
 
 def _register_gap_table(results: EvalResults) -> list[str]:
     """Per task and label, the test score beside the out_of_register score and their difference."""
     by_key = {(r.label, r.split, r.task): r for r in results.rows}
-    labels = [label for label in LABELS
-              if any((label, "out_of_register", r.task) in by_key and (label, "test", r.task) in by_key
-                     for r in results.rows)]
+    labels = [
+        label
+        for label in LABELS
+        if any((label, "out_of_register", r.task) in by_key and (label, "test", r.task) in by_key for r in results.rows)
+    ]
     if not labels:
         return []
     tasks = [t for t in dict.fromkeys(r.task for r in results.rows if r.split == "out_of_register")]
-    header = " | ".join(f"{label} {column}" for label in labels
-                        for column in ("test", "out_of_register", "difference"))
-    lines = ["## In register vs out of register", "",
-             "Score on the test split beside the score on the out_of_register split (out_of_register - test).", "",
-             f"| task | words | {header} |", "|" + " --- |" * (2 + 3 * len(labels))]
+    header = " | ".join(f"{label} {column}" for label in labels for column in ("test", "out_of_register", "difference"))
+    lines = [
+        "## In register vs out of register",
+        "",
+        "Score on the test split beside the score on the out_of_register split (out_of_register - test).",
+        "",
+        f"| task | words | {header} |",
+        "|" + " --- |" * (2 + 3 * len(labels)),
+    ]
     for task in tasks:
         cells = []
         for label in labels:
             inside, outside = by_key.get((label, "test", task)), by_key.get((label, "out_of_register", task))
-            cells += ([f"{inside.score:.3f}", f"{outside.score:.3f}", f"{outside.score - inside.score:+.3f}"]
-                      if inside and outside else ["", "", ""])
+            cells += (
+                [f"{inside.score:.3f}", f"{outside.score:.3f}", f"{outside.score - inside.score:+.3f}"]
+                if inside and outside
+                else ["", "", ""]
+            )
         words = by_key.get((labels[0], "out_of_register", task))
-        lines.append(f"| {task} | {words.words if words and words.words is not None else '-'} | "
-                     f"{' | '.join(cells)} |")
+        lines.append(f"| {task} | {words.words if words and words.words is not None else '-'} | {' | '.join(cells)} |")
     return lines + [""]
 
 
@@ -61,32 +70,47 @@ def _slips_table(diagnostics: dict) -> list[str]:
     groups = [g for g in diagnostics.get("groups", []) if "first_slip" in g]
     if not groups:
         return []
-    lines = ["## Slips", "",
-             "A target word slips when the NW alignment does not match it; the first slip's stream is the text (A or "
-             "B) that target word belongs to. Median first slip: its position as a fraction of the target. Token "
-             f"limit: completions that ran to the budget without ending. Repeated phrase: the completion repeats a "
-             f"{diagnostics['repeat_ngram']}-word phrase the target does not. Rates by position and by tokens per "
-             "word: `diagnostics.json`, `slips.png`.", "",
-             "| label | split | task | problems | with a slip | first slip in A / B | median first slip | "
-             "token limit | repeated phrase |", "|" + " --- |" * 9]
+    lines = [
+        "## Slips",
+        "",
+        "A target word slips when the NW alignment does not match it; the first slip's stream is the text (A or "
+        "B) that target word belongs to. Median first slip: its position as a fraction of the target. Token "
+        f"limit: completions that ran to the budget without ending. Repeated phrase: the completion repeats a "
+        f"{diagnostics['repeat_ngram']}-word phrase the target does not. Rates by position and by tokens per "
+        "word: `diagnostics.json`, `slips.png`.",
+        "",
+        "| label | split | task | problems | with a slip | first slip in A / B | median first slip | "
+        "token limit | repeated phrase |",
+        "|" + " --- |" * 9,
+    ]
     for g in groups:
         first = g["first_slip"]
         median = "-" if first["median_position"] is None else f"{first['median_position']:.2f}"
-        lines.append(f"| {g['label']} | {g['split']} | {g['task']} | {g['problems']} | {first['problems']} | "
-                     f"{first['stream']['A']} / {first['stream']['B']} | {median} | {g['token_limit']['runs']} | "
-                     f"{g['repeated_phrase']['runs']} |")
+        lines.append(
+            f"| {g['label']} | {g['split']} | {g['task']} | {g['problems']} | {first['problems']} | "
+            f"{first['stream']['A']} / {first['stream']['B']} | {median} | {g['token_limit']['runs']} | "
+            f"{g['repeated_phrase']['runs']} |"
+        )
     return lines + [""]
 
 
 def render_markdown(results: EvalResults, diagnostics: dict | None = None, notes: list[str] = ()) -> str:
     """``eval.md``: one score table per split (baseline vs trained), test vs out_of_register, then the slips."""
     title = f"# Evaluation: {results.model}" + (f" + {results.adapter}" if results.adapter else "")
-    lines = [title, "", f"Greedy, {results.device}, {results.generated_at}. Score: NW score for curriculum stages, "
-             "partial credit for arithmetic.", ""]
+    lines = [
+        title,
+        "",
+        f"Greedy, {results.device}, {results.generated_at}. Score: NW score for curriculum stages, "
+        "partial credit for arithmetic.",
+        "",
+    ]
     if results.data:
         data = results.data
-        counted = f"{data['texts']} texts, paired across texts (seed {data['seed']})" if "texts" in data \
+        counted = (
+            f"{data['texts']} texts, paired across texts (seed {data['seed']})"
+            if "texts" in data
             else f"{data['pairs']} given pairs"
+        )
         lines += [f"Data: `{data['source']}` ({data['kind']}, {counted}).", ""]
     lines += [f"- {note}" for note in notes] + ([""] if notes else [])
     for split in results.splits:
@@ -102,8 +126,26 @@ def render_samples(samples: list[dict]) -> str:
     lines = ["# Greedy samples", ""]
     for sample in samples:
         split = f", {sample['split']}" if sample.get("split") else ""
-        lines += [f"## {sample['task']}{split}, {sample['label']}, {sample['score_label']} {sample['score']:.3f}", "",
-                  "Prompt:", "", "```", sample["prompt"], "```",
-                  "", "Reference:", "", "```", sample["reference"], "```", "", "Completion:", "", "```",
-                  sample["completion"], "```", ""]
+        lines += [
+            f"## {sample['task']}{split}, {sample['label']}, {sample['score_label']} {sample['score']:.3f}",
+            "",
+            "Prompt:",
+            "",
+            "```",
+            sample["prompt"],
+            "```",
+            "",
+            "Reference:",
+            "",
+            "```",
+            sample["reference"],
+            "```",
+            "",
+            "Completion:",
+            "",
+            "```",
+            sample["completion"],
+            "```",
+            "",
+        ]
     return "\n".join(lines)

@@ -13,8 +13,10 @@ def settle(config, named, name: str, needed, why: str) -> None:
     """``config.<name>`` = ``needed``: filled when unset; a RecipeError when the user set another value."""
     if name in named:
         if getattr(config, name) != needed:
-            raise RecipeError(f"--{name} {getattr(config, name)!r} conflicts with this run, which needs {needed!r}: "
-                              f"{why}. Drop it from the recipe or the command line.")
+            raise RecipeError(
+                f"--{name} {getattr(config, name)!r} conflicts with this run, which needs {needed!r}: "
+                f"{why}. Drop it from the recipe or the command line."
+            )
         return
     setattr(config, name, needed)
 
@@ -22,24 +24,45 @@ def settle(config, named, name: str, needed, why: str) -> None:
 def settle_grpo_flags(run_args, grpo_args, task) -> None:
     """Fill or check what a GRPO run of ``task`` needs on its ``GRPOConfig`` (before any model is loaded)."""
     named = run_args.named
-    settle(grpo_args, named, "shuffle_dataset", False,
-           "its problems are already a keyed permutation, and their order is the run's data position")
-    settle(grpo_args, named, "ignore_data_skip", True,
-           "a resumed run restarts the problem stream at its saved data position instead of skipping batches")
-    settle(grpo_args, named, "save_total_limit", None,
-           "the checkpoint policy (training.callbacks.checkpoints) decides which checkpoints to keep")
+    settle(
+        grpo_args,
+        named,
+        "shuffle_dataset",
+        False,
+        "its problems are already a keyed permutation, and their order is the run's data position",
+    )
+    settle(
+        grpo_args,
+        named,
+        "ignore_data_skip",
+        True,
+        "a resumed run restarts the problem stream at its saved data position instead of skipping batches",
+    )
+    settle(
+        grpo_args,
+        named,
+        "save_total_limit",
+        None,
+        "the checkpoint policy (training.callbacks.checkpoints) decides which checkpoints to keep",
+    )
     if "reward_weights" not in named:
         grpo_args.reward_weights = list(task.reward_weights)
     elif len(grpo_args.reward_weights) != len(task.reward_funcs):
-        raise RecipeError(f"--reward_weights has {len(grpo_args.reward_weights)} weights for the task's "
-                          f"{len(task.reward_funcs)} reward functions "
-                          f"({', '.join(f.__name__ for f in task.reward_funcs)})")
+        raise RecipeError(
+            f"--reward_weights has {len(grpo_args.reward_weights)} weights for the task's "
+            f"{len(task.reward_funcs)} reward functions "
+            f"({', '.join(f.__name__ for f in task.reward_funcs)})"
+        )
     if {"max_completion_length", "derive_max_completion_length"} <= named and run_args.derive_max_completion_length:
-        raise RecipeError("--max_completion_length and --derive_max_completion_length true both say how long a "
-                          "completion may be: keep one")
+        raise RecipeError(
+            "--max_completion_length and --derive_max_completion_length true both say how long a "
+            "completion may be: keep one"
+        )
     if run_args.keep_word_signal_groups and not run_args.word_credit:
-        raise RecipeError("--keep_word_signal_groups keeps the groups that per-word credit learns from: it needs "
-                          "--word_credit above 0")
+        raise RecipeError(
+            "--keep_word_signal_groups keeps the groups that per-word credit learns from: it needs "
+            "--word_credit above 0"
+        )
 
 
 def completion_length_source(run_args, grpo_args, task, tokenizer) -> str:

@@ -39,11 +39,16 @@ class RunLock:
         except BlockingIOError:
             holder = os.pread(descriptor, 4096, 0).decode("utf-8", "replace").strip() or "a process that gave no pid"
             os.close(descriptor)
-            raise RunFolderLocked(f"{self.output_dir} is in use by another run ({holder}): wait for it to end or "
-                                  "stop it, or pick another --output_dir") from None
+            raise RunFolderLocked(
+                f"{self.output_dir} is in use by another run ({holder}): wait for it to end or "
+                "stop it, or pick another --output_dir"
+            ) from None
         os.ftruncate(descriptor, 0)
-        os.pwrite(descriptor, f"pid {os.getpid()} on {socket.gethostname()}, since "
-                              f"{time.strftime('%Y-%m-%d %H:%M:%S')}\n".encode(), 0)
+        os.pwrite(
+            descriptor,
+            f"pid {os.getpid()} on {socket.gethostname()}, since {time.strftime('%Y-%m-%d %H:%M:%S')}\n".encode(),
+            0,
+        )
         self._descriptor = descriptor
         return self
 

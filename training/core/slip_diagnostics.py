@@ -22,7 +22,7 @@ REPEAT_NGRAM = 4  # a repeated phrase: a 4-word sequence the completion has at l
 
 
 def target_stream(index: int, len_a: int, len_b: int) -> str | None:
-    """"A" or "B": the text target word ``index`` comes from (None: past the target's end)."""
+    """ "A" or "B": the text target word ``index`` comes from (None: past the target's end)."""
     common = min(len_a, len_b)
     if index < 2 * common:
         return "AB"[index % 2]
@@ -46,12 +46,14 @@ def aligned_target_words(completion: str, reference: str) -> tuple[list[bool], i
     return matched, first
 
 
-def repeated_phrase(completion_words: Sequence[str], target_words: Sequence[str],
-                    n: int = REPEAT_NGRAM) -> tuple[str, int] | None:
+def repeated_phrase(
+    completion_words: Sequence[str], target_words: Sequence[str], n: int = REPEAT_NGRAM
+) -> tuple[str, int] | None:
     """The ``n``-word phrase the completion repeats most (at least twice) that the target has at most once, and how
     often the completion has it; None when there is none. Ties go to the phrase that comes first."""
+
     def grams(words):
-        return [tuple(words[i:i + n]) for i in range(len(words) - n + 1)]
+        return [tuple(words[i : i + n]) for i in range(len(words) - n + 1)]
 
     in_target = Counter(grams(target_words))
     counts = Counter(grams(completion_words))
@@ -126,35 +128,55 @@ class SlipTally:
 
     def summary(self) -> dict:
         """Counts and rates, as ``diagnostics.json`` holds them."""
+
         def rate(part: int, whole: int) -> float | None:
             return round(part / whole, 6) if whole else None
 
-        out = {"problems": self.problems,
-               "token_limit": {"runs": self.token_limit, "rate": rate(self.token_limit, self.problems)}}
+        out = {
+            "problems": self.problems,
+            "token_limit": {"runs": self.token_limit, "rate": rate(self.token_limit, self.problems)},
+        }
         if not self.streams:
             return out
         width = 1 / POSITION_BINS
-        out.update({
-            "repeated_phrase": {"runs": self.repeated, "rate": rate(self.repeated, self.problems)},
-            "first_slip": {
-                "problems": self.slipped_problems, "rate": rate(self.slipped_problems, self.problems),
-                "stream": {"A": self.first_stream["A"], "B": self.first_stream["B"],
-                           "after the end": self.first_stream["after the end"]},
-                "median_position": round(statistics.median(self.first_positions), 6) if self.first_positions else None,
-                "by_position": self.first_by_bin},
-            "slip_rate_by_position": [
-                {"from": round(k * width, 3), "to": round((k + 1) * width, 3), "words": words, "slipped": slips,
-                 "rate": rate(slips, words)}
-                for k, (words, slips) in enumerate(zip(self.words_by_bin, self.slips_by_bin))],
-            "slip_rate_by_tokens": [
-                {"tokens": bucket, "words": words, "slipped": slips, "rate": rate(slips, words)}
-                for bucket, words, slips in zip(TOKEN_BUCKETS, self.words_by_tokens, self.slips_by_tokens)],
-        })
+        out.update(
+            {
+                "repeated_phrase": {"runs": self.repeated, "rate": rate(self.repeated, self.problems)},
+                "first_slip": {
+                    "problems": self.slipped_problems,
+                    "rate": rate(self.slipped_problems, self.problems),
+                    "stream": {
+                        "A": self.first_stream["A"],
+                        "B": self.first_stream["B"],
+                        "after the end": self.first_stream["after the end"],
+                    },
+                    "median_position": round(statistics.median(self.first_positions), 6)
+                    if self.first_positions
+                    else None,
+                    "by_position": self.first_by_bin,
+                },
+                "slip_rate_by_position": [
+                    {
+                        "from": round(k * width, 3),
+                        "to": round((k + 1) * width, 3),
+                        "words": words,
+                        "slipped": slips,
+                        "rate": rate(slips, words),
+                    }
+                    for k, (words, slips) in enumerate(zip(self.words_by_bin, self.slips_by_bin))
+                ],
+                "slip_rate_by_tokens": [
+                    {"tokens": bucket, "words": words, "slipped": slips, "rate": rate(slips, words)}
+                    for bucket, words, slips in zip(TOKEN_BUCKETS, self.words_by_tokens, self.slips_by_tokens)
+                ],
+            }
+        )
         return out
 
 
-def slip_fields(completion: str, reference: str, lengths: tuple[int, int] | None, ended: bool,
-                word_tokens: WordTokens | None = None) -> tuple[dict, list[bool], list[int]]:
+def slip_fields(
+    completion: str, reference: str, lengths: tuple[int, int] | None, ended: bool, word_tokens: WordTokens | None = None
+) -> tuple[dict, list[bool], list[int]]:
     """The slip fields of one problem's record, and per target word whether it matched and its tokens.
 
     ``lengths``: the words of Text A and Text B (None: a task without streams, only ``hit_token_limit``).
@@ -165,11 +187,15 @@ def slip_fields(completion: str, reference: str, lengths: tuple[int, int] | None
     matched, first = aligned_target_words(completion, reference)
     target = split_words(reference)
     phrase = repeated_phrase(split_words(completion), target)
-    record.update({"first_slip": first,
-                   "first_slip_stream": None if first is None else target_stream(first, *lengths),
-                   "slipped_words": matched.count(False),
-                   "repeated_phrase": phrase[0] if phrase else None,
-                   "repeats": phrase[1] if phrase else 0})
+    record.update(
+        {
+            "first_slip": first,
+            "first_slip_stream": None if first is None else target_stream(first, *lengths),
+            "slipped_words": matched.count(False),
+            "repeated_phrase": phrase[0] if phrase else None,
+            "repeats": phrase[1] if phrase else 0,
+        }
+    )
     return record, matched, word_tokens(target) if word_tokens is not None else [1] * len(target)
 
 
@@ -188,7 +214,13 @@ class SlipDiagnostics:
 
     def to_dict(self) -> dict:
         """``diagnostics.json``: the definitions, then one entry per group."""
-        return {"definition": __doc__.strip().replace("\n", " "), "position_bins": POSITION_BINS,
-                "token_buckets": list(TOKEN_BUCKETS), "repeat_ngram": REPEAT_NGRAM,
-                "groups": [{"label": label, "split": split, "task": task, "words": words, **tally.summary()}
-                           for (label, split, task), (words, tally) in self.groups.items()]}
+        return {
+            "definition": __doc__.strip().replace("\n", " "),
+            "position_bins": POSITION_BINS,
+            "token_buckets": list(TOKEN_BUCKETS),
+            "repeat_ngram": REPEAT_NGRAM,
+            "groups": [
+                {"label": label, "split": split, "task": task, "words": words, **tally.summary()}
+                for (label, split, task), (words, tally) in self.groups.items()
+            ],
+        }

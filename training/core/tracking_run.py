@@ -45,6 +45,7 @@ def name_tracking_run(args, output_dir: str | Path, resume: bool) -> None:
         return
     name = tracking_run_name(output_dir, args.run_name, resume, [] if resume else trackio_run_names(args.project))
     if name != args.run_name:
-        logger.info("trackio already holds a run named %s (project %s): this run is %s", args.run_name,
-                    args.project, name)
+        logger.info(
+            "trackio already holds a run named %s (project %s): this run is %s", args.run_name, args.project, name
+        )
     args.run_name = name

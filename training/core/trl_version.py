@@ -17,8 +17,10 @@ def check_trl_version(installed: str | None = None, allow_untested: bool = False
         installed = version("trl")
     if installed.split(".")[:2] == TESTED_TRL.split(".") or allow_untested:
         return installed
-    raise RecipeError(f"TRL {installed} is installed, but the GRPO trainer overrides private methods of TRL "
-                      f"{TESTED_TRL}.* (training/trainer/grpo_trainer.py: TRL_OVERRIDES), tested on that version only. "
-                      f"Install trl=={TESTED_TRL}.* (make setup), or pass --allow_untested_trl true to try anyway, "
-                      "then "
-                      "run tests/training/trainer/test_trl_contract.py on that version")
+    raise RecipeError(
+        f"TRL {installed} is installed, but the GRPO trainer overrides private methods of TRL "
+        f"{TESTED_TRL}.* (training/trainer/grpo_trainer.py: TRL_OVERRIDES), tested on that version only. "
+        f"Install trl=={TESTED_TRL}.* (make setup), or pass --allow_untested_trl true to try anyway, "
+        "then "
+        "run tests/training/trainer/test_trl_contract.py on that version"
+    )

@@ -25,5 +25,6 @@ def check_writable(folder: str | Path, flag: str) -> None:
             pass
     except OSError as exc:
         where = "" if existing == path else f" (its nearest existing parent, {existing}, is not writable)"
-        raise RecipeError(f"--{flag} {folder} cannot be written: {exc.strerror or exc}{where}; pick another "
-                          f"--{flag}") from None
+        raise RecipeError(
+            f"--{flag} {folder} cannot be written: {exc.strerror or exc}{where}; pick another --{flag}"
+        ) from None

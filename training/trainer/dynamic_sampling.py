@@ -27,8 +27,9 @@ def _pad_width(tensor: torch.Tensor, width: int, left: bool, value: float) -> to
     return F.pad(tensor, (missing, 0) if left else (0, missing), value=value)
 
 
-def replace_groups(batch: dict, fresh: dict, pairs: Sequence[tuple[int, int]], group_size: int,
-                   pad_token_id: int) -> dict:
+def replace_groups(
+    batch: dict, fresh: dict, pairs: Sequence[tuple[int, int]], group_size: int, pad_token_id: int
+) -> dict:
     """``batch`` with group ``dst`` replaced by group ``src`` of ``fresh`` for each (dst, src) in ``pairs``.
 
     Per-row tensors are spliced row by row (2-D ones padded to a common width first); the token count
@@ -42,8 +43,12 @@ def replace_groups(batch: dict, fresh: dict, pairs: Sequence[tuple[int, int]], g
     out = {}
     for key, value in batch.items():
         other = fresh.get(key)
-        if not (isinstance(value, torch.Tensor) and value.dim() >= 1 and value.size(0) == n_rows
-                and isinstance(other, torch.Tensor)):
+        if not (
+            isinstance(value, torch.Tensor)
+            and value.dim() >= 1
+            and value.size(0) == n_rows
+            and isinstance(other, torch.Tensor)
+        ):
             out[key] = value
             continue
         if value.dim() >= 2:

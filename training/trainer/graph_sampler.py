@@ -39,8 +39,8 @@ def gqa_sdpa_attention(module, query, key, value, attention_mask, dropout=0.0, s
         mask = mask[:, :, :, : key.shape[-2]]
     is_causal = mask is None and query.shape[2] > 1 and getattr(module, "is_causal", True)
     out = torch.nn.functional.scaled_dot_product_attention(
-        query, key, value, attn_mask=mask, scale=scaling, is_causal=is_causal,
-        enable_gqa=query.shape[1] != key.shape[1])
+        query, key, value, attn_mask=mask, scale=scaling, is_causal=is_causal, enable_gqa=query.shape[1] != key.shape[1]
+    )
     return out.transpose(1, 2).contiguous(), None
 
 
@@ -124,8 +124,9 @@ class GraphSampler:
     it, so the few batch sizes of a run (a step's prompts, dynamic-sampling rounds) share captured graphs.
     """
 
-    def __init__(self, model: torch.nn.Module, use_cuda_graph: bool | None = None, compile: bool = False,
-                 batch_bucket: int = 1):
+    def __init__(
+        self, model: torch.nn.Module, use_cuda_graph: bool | None = None, compile: bool = False, batch_bucket: int = 1
+    ):
         self.model = model
         self.device = next(model.parameters()).device
         self.dtype = next(model.parameters()).dtype
@@ -147,8 +148,11 @@ class GraphSampler:
         """
         from transformers import StaticCache
 
-        fits = [(length, state) for (rows, length), state in self._shapes.items()
-                if rows == batch and length - max_new_tokens >= width]
+        fits = [
+            (length, state)
+            for (rows, length), state in self._shapes.items()
+            if rows == batch and length - max_new_tokens >= width
+        ]
         if fits:
             length, state = min(fits, key=lambda item: item[0])
             return state, length - max_new_tokens
@@ -158,10 +162,14 @@ class GraphSampler:
         length = width + max_new_tokens
         cache = StaticCache(config=self.model.config, max_cache_len=length)
         zeros = dict(device=self.device, dtype=torch.long)
-        self._shapes[(batch, length)] = _Decode(cache, torch.zeros(batch, 1, **zeros), torch.zeros(batch, 1, **zeros),
-                                                torch.zeros((), **zeros), torch.zeros(batch, length, dtype=torch.bool,
-                                                                                      device=self.device),
-                                                torch.ones((), device=self.device))
+        self._shapes[(batch, length)] = _Decode(
+            cache,
+            torch.zeros(batch, 1, **zeros),
+            torch.zeros(batch, 1, **zeros),
+            torch.zeros((), **zeros),
+            torch.zeros(batch, length, dtype=torch.bool, device=self.device),
+            torch.ones((), device=self.device),
+        )
         return self._shapes[(batch, length)], width
 
     def _mask(self, valid: torch.Tensor, query_index: torch.Tensor) -> torch.Tensor:
@@ -174,7 +182,8 @@ class GraphSampler:
         if self.boolean_mask:
             return visible
         return torch.zeros(visible.shape, dtype=self.dtype, device=self.device).masked_fill(
-            ~visible, torch.finfo(self.dtype).min)
+            ~visible, torch.finfo(self.dtype).min
+        )
 
     def _sample(self, logits: torch.Tensor, inv_temperature: torch.Tensor, greedy: bool) -> torch.Tensor:
         logits = logits.float()
@@ -186,8 +195,9 @@ class GraphSampler:
     def _next_token(self, token, position, step, valid, inv_temperature, cache, greedy: bool) -> torch.Tensor:
         """The token sampled after feeding ``token`` at cache index ``step`` (the part that ``compile`` fuses)."""
         mask = self._mask(valid, step.view(1))
-        logits = self.model(input_ids=token, attention_mask=mask, position_ids=position, past_key_values=cache,
-                            use_cache=True).logits[:, -1]
+        logits = self.model(
+            input_ids=token, attention_mask=mask, position_ids=position, past_key_values=cache, use_cache=True
+        ).logits[:, -1]
         return self._sample(logits, inv_temperature, greedy)
 
     def _decode_step(self, state: _Decode, greedy: bool) -> None:
@@ -197,8 +207,9 @@ class GraphSampler:
             if self._next_token_compiled is None:
                 self._next_token_compiled = torch.compile(self._next_token, dynamic=False)
             next_token = self._next_token_compiled
-        token = next_token(state.token, state.position, state.step, state.valid, state.inv_temperature,
-                           state.cache, greedy)
+        token = next_token(
+            state.token, state.position, state.step, state.valid, state.inv_temperature, state.cache, greedy
+        )
         state.token.copy_(token)
         state.position.add_(1)
         state.step.add_(1)
@@ -229,8 +240,10 @@ class GraphSampler:
                 logger.warning("CUDA graph capture failed (%s); decoding without a graph", exc)
                 self.use_cuda_graph = False
                 return
-            logger.warning("CUDA graph capture of the compiled decode step failed (%s); capturing it uncompiled",
-                           str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            logger.warning(
+                "CUDA graph capture of the compiled decode step failed (%s); capturing it uncompiled",
+                str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
+            )
             self.compile = False
         self._capture_or_fall_back(state, greedy)
 
@@ -240,15 +253,23 @@ class GraphSampler:
         state.cache.reset()
         positions = (state.valid[:, :width].long().cumsum(-1) - 1).clamp(min=0)
         mask = self._mask(state.valid, torch.arange(width, device=self.device))
-        logits = self.model(input_ids=ids, attention_mask=mask, position_ids=positions, past_key_values=state.cache,
-                            use_cache=True).logits[:, -1]
+        logits = self.model(
+            input_ids=ids, attention_mask=mask, position_ids=positions, past_key_values=state.cache, use_cache=True
+        ).logits[:, -1]
         state.token.copy_(self._sample(logits, state.inv_temperature, greedy))
         state.position.copy_(lengths.view(-1, 1))
         state.step.fill_(width)
 
     @torch.no_grad()
-    def sample(self, prompts: list[list[int]], max_new_tokens: int, eos_token_ids, pad_token_id: int,
-               temperature: float = 1.0, on_token: Callable[[], None] | None = None) -> list[list[int]]:
+    def sample(
+        self,
+        prompts: list[list[int]],
+        max_new_tokens: int,
+        eos_token_ids,
+        pad_token_id: int,
+        temperature: float = 1.0,
+        on_token: Callable[[], None] | None = None,
+    ) -> list[list[int]]:
         """Completion token ids per prompt, each up to and including its first end token.
 
         ``on_token``: called after each token step (the prefill's first token included), e.g. a progress bar's tick.
@@ -263,8 +284,8 @@ class GraphSampler:
         ids = torch.full((batch, width), pad, dtype=torch.long)
         state.valid.fill_(True)
         for row, prompt in enumerate(prompts):
-            ids[row, width - len(prompt):] = torch.tensor(prompt)
-            state.valid[row, :width - len(prompt)] = False
+            ids[row, width - len(prompt) :] = torch.tensor(prompt)
+            state.valid[row, : width - len(prompt)] = False
         ids = ids.to(self.device)
         lengths = torch.tensor([len(p) for p in prompts], device=self.device)
         state.inv_temperature.fill_(1.0 / temperature if temperature else 1.0)
@@ -274,9 +295,14 @@ class GraphSampler:
         if self.use_cuda_graph and state.graph is None and max_new_tokens > 1:
             start = time.perf_counter()
             self._capture_or_fall_back(state, greedy)
-            logger.info("fast generation on %s: %s decode step for %d rows, cache of %d tokens, ready in %.1f s",
-                        self.device, ("compiled, CUDA graph" if self.compile else "CUDA graph") if state.graph
-                        else "eager", batch, width + max_new_tokens, time.perf_counter() - start)
+            logger.info(
+                "fast generation on %s: %s decode step for %d rows, cache of %d tokens, ready in %.1f s",
+                self.device,
+                ("compiled, CUDA graph" if self.compile else "CUDA graph") if state.graph else "eager",
+                batch,
+                width + max_new_tokens,
+                time.perf_counter() - start,
+            )
             self._prefill(state, ids, lengths, greedy)  # capture ran steps on the cache: start again
         eos = torch.tensor(sorted(set(eos_token_ids)), device=self.device)
         out = torch.empty(batch, max_new_tokens, dtype=torch.long, device=self.device)
@@ -290,20 +316,26 @@ class GraphSampler:
                 state.graph.replay()
             else:
                 self._decode_step(state, greedy)
-            out[:, t:t + 1] = state.token
+            out[:, t : t + 1] = state.token
             done |= torch.isin(state.token.view(-1), eos)
             produced = t + 1
             tick()
             if t % 16 == 0 and bool(done.all()):
                 break
         rows = out[:n_prompts, :produced].tolist()
-        logger.debug("decoded %d rows x %d token steps in %.3f s on %s (%s)", batch, produced,
-                     time.perf_counter() - start, self.device, "graph" if state.graph is not None else "eager")
+        logger.debug(
+            "decoded %d rows x %d token steps in %.3f s on %s (%s)",
+            batch,
+            produced,
+            time.perf_counter() - start,
+            self.device,
+            "graph" if state.graph is not None else "eager",
+        )
         return [_until_end(row, eos_token_ids) for row in rows]
 
 
 def _until_end(tokens: list[int], eos_token_ids) -> list[int]:
     for i, token in enumerate(tokens):
         if token in eos_token_ids:
-            return tokens[:i + 1]
+            return tokens[: i + 1]
     return tokens

@@ -30,12 +30,28 @@ def eval_row(task, records: list[dict], label: str, split: str) -> EvalRow:
     """One task's means over its ``problem_records``: its main score (``task.score_name``) and exact match."""
     score = statistics.mean(r["score"] for r in records)
     exact = statistics.mean(r["exact"] for r in records)
-    return EvalRow(task=task.name, words=task.words, split=split, n=len(records), exact_match=exact, label=label,
-                   **{"nw_score": None, task.score_name: score})
+    return EvalRow(
+        task=task.name,
+        words=task.words,
+        split=split,
+        n=len(records),
+        exact_match=exact,
+        label=label,
+        **{"nw_score": None, task.score_name: score},
+    )
 
 
-def generate(sampler, tokenizer, prompts, max_new_tokens: int, batch_size: int, end_tokens: list[int],
-             progress=None, ended: list[bool] | None = None, token_counts: list[int] | None = None) -> list[str]:
+def generate(
+    sampler,
+    tokenizer,
+    prompts,
+    max_new_tokens: int,
+    batch_size: int,
+    end_tokens: list[int],
+    progress=None,
+    ended: list[bool] | None = None,
+    token_counts: list[int] | None = None,
+) -> list[str]:
     """Greedy completions (text) of chat ``prompts``, ``batch_size`` at a time, each ending at its first
     ``end_tokens`` id (``base_models.models.end_token_ids``). ``ended``: gets, per prompt, whether its completion
     stopped on an end token (False: it ran to ``max_new_tokens``); ``token_counts``: its length in tokens."""
@@ -43,8 +59,9 @@ def generate(sampler, tokenizer, prompts, max_new_tokens: int, batch_size: int, 
     ids = [list(x["input_ids"]) if hasattr(x, "keys") else list(x) for x in ids]
     texts = []
     for start in range(0, len(ids), batch_size):
-        tokens = sampler.sample(ids[start:start + batch_size], max_new_tokens, end_tokens,
-                                tokenizer.pad_token_id, temperature=0)
+        tokens = sampler.sample(
+            ids[start : start + batch_size], max_new_tokens, end_tokens, tokenizer.pad_token_id, temperature=0
+        )
         texts += [completion_text(tokenizer.decode(t, skip_special_tokens=True)) for t in tokens]
         if ended is not None:
             ended += [bool(t) and t[-1] in end_tokens for t in tokens]
@@ -55,25 +72,56 @@ def generate(sampler, tokenizer, prompts, max_new_tokens: int, batch_size: int, 
     return texts
 
 
-def evaluate_model(model, tokenizer, task_names: list[str], n: int, split: str, label: str, batch_size: int,
-                   log=print, dtype=None, samples: list[dict] | None = None,
-                   samples_per_task: int = 0, problems_out: list[dict] | None = None,
-                   with_completions: bool = False) -> list[EvalRow]:
+def evaluate_model(
+    model,
+    tokenizer,
+    task_names: list[str],
+    n: int,
+    split: str,
+    label: str,
+    batch_size: int,
+    log=print,
+    dtype=None,
+    samples: list[dict] | None = None,
+    samples_per_task: int = 0,
+    problems_out: list[dict] | None = None,
+    with_completions: bool = False,
+) -> list[EvalRow]:
     """Score ``model`` (a causal LM, with or without a peft adapter) greedily on ``n`` problems of ``split`` of
     each task named (see ``evaluate_sets``)."""
     sets = []
     for name in task_names:
         task = tasks.get(name)
         sets.append(ProblemSet(task, split, list(task.problems(split, n))))
-    return evaluate_sets(model, tokenizer, sets, label, batch_size, log=log, dtype=dtype, samples=samples,
-                         samples_per_task=samples_per_task, problems_out=problems_out,
-                         with_completions=with_completions)
+    return evaluate_sets(
+        model,
+        tokenizer,
+        sets,
+        label,
+        batch_size,
+        log=log,
+        dtype=dtype,
+        samples=samples,
+        samples_per_task=samples_per_task,
+        problems_out=problems_out,
+        with_completions=with_completions,
+    )
 
 
-def evaluate_sets(model, tokenizer, sets: list[ProblemSet], label: str, batch_size: int, log=print, dtype=None,
-                  samples: list[dict] | None = None, samples_per_task: int = 0,
-                  problems_out: list[dict] | None = None, with_completions: bool = False,
-                  diagnostics: SlipDiagnostics | None = None) -> list[EvalRow]:
+def evaluate_sets(
+    model,
+    tokenizer,
+    sets: list[ProblemSet],
+    label: str,
+    batch_size: int,
+    log=print,
+    dtype=None,
+    samples: list[dict] | None = None,
+    samples_per_task: int = 0,
+    problems_out: list[dict] | None = None,
+    with_completions: bool = False,
+    diagnostics: SlipDiagnostics | None = None,
+) -> list[EvalRow]:
     """Score ``model`` (a causal LM, with or without a peft adapter) greedily on each problem set; one eval row each.
 
     ``dtype``: decode a copy in this dtype (e.g. bfloat16 for a float32 policy trained under autocast).
@@ -101,46 +149,94 @@ def evaluate_sets(model, tokenizer, sets: list[ProblemSet], label: str, batch_si
         token_counts: list[int] = []
         where = f"{label} {task.name} {problem_set.split}"
         with tqdm(total=len(problems), desc=where, unit="problem", leave=False) as progress:
-            completions = generate(sampler, tokenizer, [row["prompt"] for row in problems], budget, batch_size,
-                                   end_tokens, progress, ended, token_counts)
-        records = problem_records(label, task, completions, problems, ended, with_completions,
-                                  split=problem_set.split, token_counts=token_counts)
+            completions = generate(
+                sampler,
+                tokenizer,
+                [row["prompt"] for row in problems],
+                budget,
+                batch_size,
+                end_tokens,
+                progress,
+                ended,
+                token_counts,
+            )
+        records = problem_records(
+            label,
+            task,
+            completions,
+            problems,
+            ended,
+            with_completions,
+            split=problem_set.split,
+            token_counts=token_counts,
+        )
         if diagnostics is not None:
-            tally = diagnostics.tally(label, problem_set.split, task.name, task.words,
-                                      task.stream_lengths(problems[0]) is not None)
+            tally = diagnostics.tally(
+                label, problem_set.split, task.name, task.words, task.stream_lengths(problems[0]) is not None
+            )
             for record, completion, row in zip(records, completions, problems, strict=True):
-                fields, matched, tokens = slip_fields(completion, task.reference(row), task.stream_lengths(row),
-                                                      record["ended"], word_tokens)
+                fields, matched, tokens = slip_fields(
+                    completion, task.reference(row), task.stream_lengths(row), record["ended"], word_tokens
+                )
                 record.update(fields)
                 tally.add(fields, matched, tokens)
         if problems_out is not None:
             problems_out += records
         if samples is not None:
-            samples += [{"label": label, "task": task.name, "split": problem_set.split,
-                         "prompt": problems[i]["prompt"][-1]["content"],
-                         "reference": task.reference(problems[i]), "completion": completions[i],
-                         "score": records[i]["score"], "score_label": task.score_label}
-                        for i in range(min(samples_per_task, len(problems)))]
+            samples += [
+                {
+                    "label": label,
+                    "task": task.name,
+                    "split": problem_set.split,
+                    "prompt": problems[i]["prompt"][-1]["content"],
+                    "reference": task.reference(problems[i]),
+                    "completion": completions[i],
+                    "score": records[i]["score"],
+                    "score_label": task.score_label,
+                }
+                for i in range(min(samples_per_task, len(problems)))
+            ]
         row = eval_row(task, records, label, problem_set.split)
         rows.append(row)
-        log(f"{where}: {task.score_label} {row.score:.3f}, exact {row.exact_match:.1%} over {row.n} problems "
-            f"({time.perf_counter() - start:.1f} s)")
+        log(
+            f"{where}: {task.score_label} {row.score:.3f}, exact {row.exact_match:.1%} over {row.n} problems "
+            f"({time.perf_counter() - start:.1f} s)"
+        )
     return rows
 
 
-def problem_records(label: str, task, completions: list[str], rows: list[dict], ended: list[bool],
-                    with_completions: bool = False, split: str | None = None,
-                    token_counts: list[int] | None = None) -> list[dict]:
+def problem_records(
+    label: str,
+    task,
+    completions: list[str],
+    rows: list[dict],
+    ended: list[bool],
+    with_completions: bool = False,
+    split: str | None = None,
+    token_counts: list[int] | None = None,
+) -> list[dict]:
     """One record per problem: the task's score record (score, exact match, lengths, first differing word), plus
     the label, task, split, index, the problem's id and texts' sources when it has them, whether the completion
     stopped on an end token and its length in tokens."""
     records = []
     for index, (completion, scored, stopped) in enumerate(
-            zip(completions, task.score_batch(completions, rows), ended, strict=True)):
-        record = {"label": label, "task": task.name, **({"split": split} if split else {}), "index": index,
-                  **{key: rows[index][key] for key in ("id", "source_a", "source_b", "register_a", "register_b")
-                     if key in rows[index]},
-                  "score": scored["score"], "exact": scored["exact"], "ended": stopped, **scored}
+        zip(completions, task.score_batch(completions, rows), ended, strict=True)
+    ):
+        record = {
+            "label": label,
+            "task": task.name,
+            **({"split": split} if split else {}),
+            "index": index,
+            **{
+                key: rows[index][key]
+                for key in ("id", "source_a", "source_b", "register_a", "register_b")
+                if key in rows[index]
+            },
+            "score": scored["score"],
+            "exact": scored["exact"],
+            "ended": stopped,
+            **scored,
+        }
         if token_counts is not None:
             record["completion_tokens"] = token_counts[index]
         if with_completions:

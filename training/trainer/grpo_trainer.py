@@ -65,9 +65,23 @@ TRL_OVERRIDES = {
     "training_step": "(self, model, inputs, num_items_in_batch)",  # public, but its signature matters too
 }
 # Attributes of TRL's GRPOTrainer the overrides read (and ``_metrics["train"]``, a dict of lists, that they append to).
-TRL_ATTRIBUTES = ("use_vllm", "top_k", "top_p", "min_p", "repetition_penalty", "is_fsdp_enabled",
-                  "is_deepspeed_enabled", "max_completion_length", "eos_token_ids", "_tokenizer", "temperature",
-                  "reward_weights", "reward_func_names", "num_generations", "_metrics")
+TRL_ATTRIBUTES = (
+    "use_vllm",
+    "top_k",
+    "top_p",
+    "min_p",
+    "repetition_penalty",
+    "is_fsdp_enabled",
+    "is_deepspeed_enabled",
+    "max_completion_length",
+    "eos_token_ids",
+    "_tokenizer",
+    "temperature",
+    "reward_weights",
+    "reward_func_names",
+    "num_generations",
+    "_metrics",
+)
 
 
 class ObservedGRPOTrainer(GRPOTrainer):
@@ -80,11 +94,22 @@ class ObservedGRPOTrainer(GRPOTrainer):
     ``progress``: what a slow step shows while it runs (default: a StepProgress on the main process).
     """
 
-    def __init__(self, *args, reference_column: str = "target", resample_problems: Iterator[dict] | None = None,
-                 dynamic_sampling_rounds: int = 0, observers: list[Callable] | None = None,
-                 data_position: int = 0, resample_position: int = 0, fast_generation: bool = False,
-                 fast_generation_compile: bool = False, word_credit: float = 0.0,
-                 keep_word_signal_groups: bool = False, progress: StepProgress | None = None, **kwargs):
+    def __init__(
+        self,
+        *args,
+        reference_column: str = "target",
+        resample_problems: Iterator[dict] | None = None,
+        dynamic_sampling_rounds: int = 0,
+        observers: list[Callable] | None = None,
+        data_position: int = 0,
+        resample_position: int = 0,
+        fast_generation: bool = False,
+        fast_generation_compile: bool = False,
+        word_credit: float = 0.0,
+        keep_word_signal_groups: bool = False,
+        progress: StepProgress | None = None,
+        **kwargs,
+    ):
         from training.trainer.attention_kernels import use_safe_attention_kernels
 
         use_safe_attention_kernels()  # left-padded prompts: cuDNN attention's backward gives NaN gradients
@@ -109,17 +134,26 @@ class ObservedGRPOTrainer(GRPOTrainer):
         self._rollout_round = 0  # 0: the step's own prompts; 1, 2, ...: dynamic sampling rounds
         self._step_completions = 0
         if self.dynamic_sampling_rounds and self.accelerator.num_processes > 1:
-            logger.warning("dynamic sampling runs on one process only; it is off for this %d-process run "
-                           "(the collapse guard still watches)", self.accelerator.num_processes)
+            logger.warning(
+                "dynamic sampling runs on one process only; it is off for this %d-process run "
+                "(the collapse guard still watches)",
+                self.accelerator.num_processes,
+            )
             self.dynamic_sampling_rounds = 0
 
     def _graph_sampler(self, compile: bool = False):
         """A GraphSampler on a merged copy of the policy, or None (with the reason) where it does not apply."""
         from training.trainer.graph_sampler import GraphSampler, merged_copy
 
-        unsupported = {"vLLM": self.use_vllm, "top_k": self.top_k not in (None, 0), "top_p": self.top_p != 1.0,
-                       "min_p": self.min_p is not None, "repetition_penalty": self.repetition_penalty != 1.0,
-                       "FSDP (sharded parameters)": self.is_fsdp_enabled, "DeepSpeed": self.is_deepspeed_enabled}
+        unsupported = {
+            "vLLM": self.use_vllm,
+            "top_k": self.top_k not in (None, 0),
+            "top_p": self.top_p != 1.0,
+            "min_p": self.min_p is not None,
+            "repetition_penalty": self.repetition_penalty != 1.0,
+            "FSDP (sharded parameters)": self.is_fsdp_enabled,
+            "DeepSpeed": self.is_deepspeed_enabled,
+        }
         reasons = [name for name, on in unsupported.items() if on]
         if reasons:
             logger.warning("fast generation is off (not supported with %s); using TRL's generate", ", ".join(reasons))
@@ -129,26 +163,35 @@ class ObservedGRPOTrainer(GRPOTrainer):
         batch = self.args.per_device_train_batch_size * self.args.steps_per_generation  # one local generation batch
         # Sample at the precision the mixed-precision forward computes in (the weights may be float32).
         dtype = torch.bfloat16 if self.args.bf16 else torch.float16 if self.args.fp16 else None
-        return GraphSampler(merged_copy(self.accelerator.unwrap_model(self.model), dtype=dtype), compile=compile,
-                            batch_bucket=batch)
+        return GraphSampler(
+            merged_copy(self.accelerator.unwrap_model(self.model), dtype=dtype), compile=compile, batch_bucket=batch
+        )
 
     def _generate_single_turn(self, prompt_ids, images, multimodal_fields, num_generations, has_tool_images=False):
         start = time.perf_counter()
         if not self.model.training:
-            return super()._generate_single_turn(prompt_ids, images, multimodal_fields, num_generations,
-                                                 has_tool_images)
+            return super()._generate_single_turn(
+                prompt_ids, images, multimodal_fields, num_generations, has_tool_images
+            )
         step = self.state.global_step + 1
         try:
             with self.progress.rollout(step, len(prompt_ids), self.max_completion_length, self._rollout_round) as tick:
                 if self.graph_sampler is None or images is not None:
                     with _counting_forward_calls(self.accelerator.unwrap_model(self.model), tick):
-                        return super()._generate_single_turn(prompt_ids, images, multimodal_fields, num_generations,
-                                                             has_tool_images)
+                        return super()._generate_single_turn(
+                            prompt_ids, images, multimodal_fields, num_generations, has_tool_images
+                        )
                 from training.trainer.graph_sampler import sync_weights
 
                 sync_weights(self.accelerator.unwrap_model(self.model), self.graph_sampler.model)
-                completions = self.graph_sampler.sample(prompt_ids, self.max_completion_length, self.eos_token_ids,
-                                                        self._tokenizer.pad_token_id, self.temperature, on_token=tick)
+                completions = self.graph_sampler.sample(
+                    prompt_ids,
+                    self.max_completion_length,
+                    self.eos_token_ids,
+                    self._tokenizer.pad_token_id,
+                    self.temperature,
+                    on_token=tick,
+                )
                 return completions, None
         finally:  # token ids come back as lists, so the GPU work is done by now
             self._generation_seconds += time.perf_counter() - start
@@ -182,15 +225,23 @@ class ObservedGRPOTrainer(GRPOTrainer):
     def _rollout(self, step: int, round_: int, output: dict) -> Rollout:
         """The records of the batch just scored, gathered from every process."""
         inputs, completions, rewards_per_func = self._scored
-        local = [{"id": x.get("id"), "prompt": _prompt_text(x["prompt"]), "completion": completion_text(c),
-                  "reference": x.get(self.reference_column)} for x, c in zip(inputs, completions, strict=True)]
+        local = [
+            {
+                "id": x.get("id"),
+                "prompt": _prompt_text(x["prompt"]),
+                "completion": completion_text(c),
+                "reference": x.get(self.reference_column),
+            }
+            for x, c in zip(inputs, completions, strict=True)
+        ]
         records = gather_object(local)
         advantages = self.accelerator.gather(output["advantages"]).tolist()
         weights = self.reward_weights.to(rewards_per_func.device)
         totals = (rewards_per_func * weights.unsqueeze(0)).nansum(dim=1).tolist()
         for i, record in enumerate(records):
-            record["rewards"] = {name: _finite(rewards_per_func[i, j].item())
-                                 for j, name in enumerate(self.reward_func_names)}
+            record["rewards"] = {
+                name: _finite(rewards_per_func[i, j].item()) for j, name in enumerate(self.reward_func_names)
+            }
             record["reward"] = totals[i]
             record["advantage"] = advantages[i]
             record["round"] = round_
@@ -232,9 +283,10 @@ class ObservedGRPOTrainer(GRPOTrainer):
             return zero
         from training.trainer.word_credit import uniform_credit_groups
 
-        rows = [row for g in zero for row in records[g * self.num_generations:(g + 1) * self.num_generations]]
-        uniform = uniform_credit_groups([str(r["completion"]) for r in rows], [str(r["reference"]) for r in rows],
-                                        self.num_generations)
+        rows = [row for g in zero for row in records[g * self.num_generations : (g + 1) * self.num_generations]]
+        uniform = uniform_credit_groups(
+            [str(r["completion"]) for r in rows], [str(r["reference"]) for r in rows], self.num_generations
+        )
         return [zero[i] for i in uniform]
 
     def _with_word_credit(self, output: dict, final_records: list[dict]) -> dict:
@@ -246,7 +298,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
         ids, mask = output["completion_ids"], output["completion_mask"]
         local = ids.size(0)
         first = self.accelerator.process_index * local  # records are gathered in process order
-        targets = [str(r["reference"]) for r in final_records[first:first + local]]
+        targets = [str(r["reference"]) for r in final_records[first : first + local]]
         words = word_credit_advantages(ids, mask, targets, self.num_generations, self._token_words)
         sequence = output["advantages"].unsqueeze(1).expand_as(words)
         return {**output, "advantages": (1 - self.word_credit) * sequence + self.word_credit * words.to(sequence)}
@@ -260,12 +312,12 @@ class ObservedGRPOTrainer(GRPOTrainer):
         kept_metrics = {key: len(values) for key, values in self._metrics["train"].items()}
         fresh_output = super()._generate_and_score_completions(fresh_inputs)
         for key, values in self._metrics["train"].items():  # TRL's step metrics describe the step's own prompts
-            del values[kept_metrics.get(key, 0) if key != "num_tokens" else len(values):]
+            del values[kept_metrics.get(key, 0) if key != "num_tokens" else len(values) :]
         fresh = self._rollout(step, round_, fresh_output)
         varied = set(range(len(problems))) - set(self._uninformative_groups(fresh.records))
         pairs = [(dst, src) for src, dst in enumerate(zero) if src in varied]
         for dst, src in pairs:
-            final_records[dst * size:(dst + 1) * size] = fresh.records[src * size:(src + 1) * size]
+            final_records[dst * size : (dst + 1) * size] = fresh.records[src * size : (src + 1) * size]
         return replace_groups(output, fresh_output, pairs, size, self._tokenizer.pad_token_id), fresh
 
     def _record_group_metrics(self, first: Rollout, final: Rollout, rollouts: list[Rollout]) -> None:
@@ -291,4 +343,3 @@ def _counting_forward_calls(model, tick: Callable[[], None]):
 def _finite(value: float) -> float | None:
     """JSON-safe reward: None where a reward function abstained (NaN)."""
     return None if math.isnan(value) else value
-

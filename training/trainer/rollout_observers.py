@@ -25,9 +25,11 @@ def _shorten(text, limit: int = 2000) -> str:
 def describe_record(label: str, record: dict) -> str:
     """A few lines for one completion: its reward (and each reward function's), the completion and the reference."""
     parts = ", ".join(f"{name} {value:.3f}" for name, value in record["rewards"].items() if value is not None)
-    return (f"  {label} {record['id']}: reward {record['reward']:.3f} ({parts})\n"
-            f"    completion: {_shorten(record['completion'])}\n"
-            f"    reference:  {_shorten(record['reference'])}\n")
+    return (
+        f"  {label} {record['id']}: reward {record['reward']:.3f} ({parts})\n"
+        f"    completion: {_shorten(record['completion'])}\n"
+        f"    reference:  {_shorten(record['reference'])}\n"
+    )
 
 
 class SampleOutputs:
@@ -44,8 +46,12 @@ class SampleOutputs:
         ranked = sorted(final.records, key=lambda r: r["reward"])
         stats = final.stats()
         mean = sum(r["reward"] for r in ranked) / len(ranked)
-        text = (f"step {final.step}: mean reward {mean:.3f} over {len(ranked)} completions, "
-                f"{stats.zero_std_groups}/{stats.groups} groups with zero reward variance\n"
-                + describe_record("best ", ranked[-1]) + describe_record("worst", ranked[0]) + "\n")
+        text = (
+            f"step {final.step}: mean reward {mean:.3f} over {len(ranked)} completions, "
+            f"{stats.zero_std_groups}/{stats.groups} groups with zero reward variance\n"
+            + describe_record("best ", ranked[-1])
+            + describe_record("worst", ranked[0])
+            + "\n"
+        )
         with open(self.path, "a", encoding="utf-8") as handle:
             handle.write(text)

@@ -19,8 +19,9 @@ from tqdm.auto import tqdm
 class StepProgress:
     """Rollout bars and phase lines of one process's training steps (``enabled``: on the main process only)."""
 
-    def __init__(self, enabled: bool = True, delay: float = 5.0, report: Callable[[str], None] = print,
-                 heartbeat: float = 5.0):
+    def __init__(
+        self, enabled: bool = True, delay: float = 5.0, report: Callable[[str], None] = print, heartbeat: float = 5.0
+    ):
         self.enabled = enabled
         self.delay = delay
         self.report = report
@@ -35,8 +36,16 @@ class StepProgress:
     def rollout(self, step: int, completions: int, max_tokens: int, round_: int = 0) -> Iterator[Callable[[], None]]:
         """A bar of ``max_tokens`` token steps while ``completions`` completions are sampled; yields its tick."""
         what = f"step {step}: sampling {completions} completions" + (f" (resampling round {round_})" if round_ else "")
-        bar = tqdm(total=max_tokens, desc=what, unit="token", leave=False, delay=self.delay, dynamic_ncols=True,
-                   disable=not self.enabled, postfix="reading the prompts")
+        bar = tqdm(
+            total=max_tokens,
+            desc=what,
+            unit="token",
+            leave=False,
+            delay=self.delay,
+            dynamic_ncols=True,
+            disable=not self.enabled,
+            postfix="reading the prompts",
+        )
         stop = threading.Event()
         redraws = threading.Thread(target=self._redraw, args=(bar, stop), daemon=True)
         if self.enabled:
@@ -71,5 +80,7 @@ class StepProgress:
             return
         elapsed = time.monotonic() - started
         if elapsed >= self.delay:
-            self.report(f"step {step}: {completions} completions sampled and scored in {elapsed:.0f} s; "
-                        "now the update (forward and backward over them)")
+            self.report(
+                f"step {step}: {completions} completions sampled and scored in {elapsed:.0f} s; "
+                "now the update (forward and backward over them)"
+            )

@@ -47,8 +47,9 @@ class TokenWords:
 
     def __init__(self, tokenizer):
         vocab = len(tokenizer)
-        texts = tokenizer.batch_decode([[i] for i in range(vocab)], skip_special_tokens=False,
-                                       clean_up_tokenization_spaces=False)
+        texts = tokenizer.batch_decode(
+            [[i] for i in range(vocab)], skip_special_tokens=False, clean_up_tokenization_spaces=False
+        )
         special = set(tokenizer.all_special_ids)
         self.texts = ["" if i in special else t for i, t in enumerate(texts)]
 
@@ -76,8 +77,9 @@ class TokenWords:
         return [i if i != END and i <= last else END for i in indices]
 
 
-def token_scores(token_ids: Sequence[int], target: str, token_words: TokenWords,
-                 scoring: Scoring = DEFAULT_SCORING) -> list[float]:
+def token_scores(
+    token_ids: Sequence[int], target: str, token_words: TokenWords, scoring: Scoring = DEFAULT_SCORING
+) -> list[float]:
     """Each token's word score (the end's score for the tokens after the last word), per ``word_scores`` of the
     text the tokens spell, clamped to [gap, match]."""
     scores, end = word_scores(token_words.text(token_ids), target, scoring)
@@ -85,8 +87,9 @@ def token_scores(token_ids: Sequence[int], target: str, token_words: TokenWords,
     return [float(min(high, max(low, scores[i] if i != END else end))) for i in token_words.word_index(token_ids)]
 
 
-def uniform_credit_groups(completions: Sequence[str], targets: Sequence[str], group_size: int,
-                          scoring: Scoring = DEFAULT_SCORING) -> list[int]:
+def uniform_credit_groups(
+    completions: Sequence[str], targets: Sequence[str], group_size: int, scoring: Scoring = DEFAULT_SCORING
+) -> list[int]:
     """Indices of the groups whose words (and ends) all score alike, clamped as tokens are: per-word credit gives
     every token of such a group zero advantage (all exact, say). A group that repeats one slip is not among them: its
     equal rewards give GRPO's sequence advantage nothing, yet its slipped word scores below its other words."""
@@ -94,8 +97,9 @@ def uniform_credit_groups(completions: Sequence[str], targets: Sequence[str], gr
     uniform = []
     for g, start in enumerate(range(0, len(completions), group_size)):
         values = set()
-        for completion, target in zip(completions[start:start + group_size], targets[start:start + group_size],
-                                      strict=True):
+        for completion, target in zip(
+            completions[start : start + group_size], targets[start : start + group_size], strict=True
+        ):
             scores, end = word_scores(completion, target, scoring)
             values.update(min(high, max(low, v)) for v in [*scores, end])
         if len(values) <= 1:
@@ -103,20 +107,24 @@ def uniform_credit_groups(completions: Sequence[str], targets: Sequence[str], gr
     return uniform
 
 
-def word_credit_advantages(token_ids: torch.Tensor, mask: torch.Tensor, targets: Sequence[str], group_size: int,
-                           token_words: TokenWords,
-                           eps: float = 1e-4) -> torch.Tensor:
+def word_credit_advantages(
+    token_ids: torch.Tensor,
+    mask: torch.Tensor,
+    targets: Sequence[str],
+    group_size: int,
+    token_words: TokenWords,
+    eps: float = 1e-4,
+) -> torch.Tensor:
     """(B, T) advantages: each token's word score minus its group's mean over every word, over the group's std."""
     rows = token_ids.tolist()
     lengths = mask.sum(dim=1).tolist()
     out = torch.zeros(token_ids.shape, dtype=torch.float32)
     for start in range(0, len(rows), group_size):
         group = range(start, min(start + group_size, len(rows)))
-        per_row = {i: token_scores(rows[i][:int(lengths[i])], targets[i], token_words)
-                   for i in group}
+        per_row = {i: token_scores(rows[i][: int(lengths[i])], targets[i], token_words) for i in group}
         values = torch.tensor([v for i in group for v in per_row[i]] or [0.0])
         mean, std = values.mean(), values.std(unbiased=False)
         for i in group:
             if per_row[i]:
-                out[i, :len(per_row[i])] = (torch.tensor(per_row[i]) - mean) / (std + eps)
+                out[i, : len(per_row[i])] = (torch.tensor(per_row[i]) - mean) / (std + eps)
     return out.to(token_ids.device)

@@ -22,8 +22,9 @@ def make_adapter(base_model_dir: Path, out: Path, seed: int) -> Path:
 
     model = AutoModelForCausalLM.from_pretrained(base_model_dir)
     torch.manual_seed(seed)
-    config = LoraConfig(r=8, lora_alpha=64, target_modules=["q_proj", "v_proj", "o_proj", "down_proj"],
-                        init_lora_weights=False)
+    config = LoraConfig(
+        r=8, lora_alpha=64, target_modules=["q_proj", "v_proj", "o_proj", "down_proj"], init_lora_weights=False
+    )
     get_peft_model(model, config).save_pretrained(out)
     return out
 

@@ -45,9 +45,15 @@ class LaunchedApp:
 def launch(cmd: list[str], cwd: Path, env: dict | None = None, timeout: float = 180) -> LaunchedApp:
     """Start ``cmd`` (in its own process group; ``env`` replaces the environment) and wait for the app's
     'demo Space: URL' line (printed once the server answers); fail with its output if it never comes."""
-    process = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               env={**(os.environ if env is None else env), "PYTHONUNBUFFERED": "1"},
-                               start_new_session=True)
+    process = subprocess.Popen(
+        cmd,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**(os.environ if env is None else env), "PYTHONUNBUFFERED": "1"},
+        start_new_session=True,
+    )
     started = time.monotonic()
     app = LaunchedApp(process)
     ready = threading.Event()

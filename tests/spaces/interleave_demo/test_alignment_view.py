@@ -53,13 +53,16 @@ def test_origin_labels_follow_the_interleave_with_unequal_lengths():
 
 def test_summary_counts_and_names_the_first_slip():
     pairs = nw_alignment("a1 b1 a2 a3 b3", TARGET).pairs  # b2 skipped: lost its place after a2
-    assert alignment_summary(pairs, 3, 3) == ("6 target words: 5 match, 0 wrong word, 1 missing, 0 extra. "
-                                              "First slip at target word 4 (Text B's word 2, 'b2'): missing.")
+    assert alignment_summary(pairs, 3, 3) == (
+        "6 target words: 5 match, 0 wrong word, 1 missing, 0 extra. "
+        "First slip at target word 4 (Text B's word 2, 'b2'): missing."
+    )
 
 
 def test_summary_of_a_perfect_output_and_of_an_overshoot():
-    assert alignment_summary(nw_alignment(TARGET, TARGET).pairs, 3, 3).endswith("6 match, 0 wrong word, 0 missing, "
-                                                                                 "0 extra. No slip.")
+    assert alignment_summary(nw_alignment(TARGET, TARGET).pairs, 3, 3).endswith(
+        "6 match, 0 wrong word, 0 missing, 0 extra. No slip."
+    )
     overshoot = alignment_summary(nw_alignment(TARGET + " more words", TARGET).pairs, 3, 3)
     assert overshoot.endswith("2 extra. All target words written, then extra words past the end.")
 

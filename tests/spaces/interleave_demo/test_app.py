@@ -30,9 +30,24 @@ def standalone_app(tmp_path_factory, tiny_model_dir, tiny_stage_adapters):
     """The Space as `make publish-space` stages it, run from its own folder (not the checkout) with the tiny model."""
     folder = stage_space_folder(SPACE_DIR, tmp_path_factory.mktemp("space") / "interleave_demo")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("INTERLEAVE_DEMO_", "PYTHONPATH"))}
-    app = launch([sys.executable, "app.py", "--port", str(free_port()), "--base-model", str(tiny_model_dir),
-                  "--adapters", tiny_stage_adapters, "--max-words", str(MAX_WORDS), "--device", "cpu"],
-                 cwd=folder, env=env)
+    app = launch(
+        [
+            sys.executable,
+            "app.py",
+            "--port",
+            str(free_port()),
+            "--base-model",
+            str(tiny_model_dir),
+            "--adapters",
+            tiny_stage_adapters,
+            "--max-words",
+            str(MAX_WORDS),
+            "--device",
+            "cpu",
+        ],
+        cwd=folder,
+        env=env,
+    )
     app.folder = folder
     yield app
     app.stop()
@@ -47,8 +62,10 @@ def client(standalone_app):
 
 def test_standalone_copy_runs_on_its_own_shared_modules(standalone_app):
     folder = standalone_app.folder
-    assert (f"shared code from {folder}: {folder}/dataset_builders/prompts.py, "
-            f"{folder}/metrics/needleman_wunsch/nw_alignment.py") in standalone_app.log
+    assert (
+        f"shared code from {folder}: {folder}/dataset_builders/prompts.py, "
+        f"{folder}/metrics/needleman_wunsch/nw_alignment.py"
+    ) in standalone_app.log
     assert "Stage adapters found in local folders" in standalone_app.log
     with urllib.request.urlopen(standalone_app.url + "/", timeout=30) as page:
         assert page.status == 200 and "Interleave two texts" in page.read().decode()
@@ -62,12 +79,24 @@ def reference_generation(model_dir, adapter_dir, text_a, text_b, max_new_tokens)
 
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     model = PeftModel.from_pretrained(AutoModelForCausalLM.from_pretrained(model_dir), adapter_dir).eval()
-    inputs = tokenizer.apply_chat_template(interleave_prompt(text_a, text_b), add_generation_prompt=True,
-                                           tokenize=True, return_dict=True, return_tensors="pt")
+    inputs = tokenizer.apply_chat_template(
+        interleave_prompt(text_a, text_b),
+        add_generation_prompt=True,
+        tokenize=True,
+        return_dict=True,
+        return_tensors="pt",
+    )
     with torch.inference_mode():
-        out = model.generate(**inputs, max_new_tokens=max_new_tokens, do_sample=False, temperature=None, top_p=None,
-                             top_k=None, pad_token_id=tokenizer.eos_token_id)
-    return tokenizer.decode(out[0, inputs["input_ids"].shape[1]:], skip_special_tokens=True)
+        out = model.generate(
+            **inputs,
+            max_new_tokens=max_new_tokens,
+            do_sample=False,
+            temperature=None,
+            top_p=None,
+            top_k=None,
+            pad_token_id=tokenizer.eos_token_id,
+        )
+    return tokenizer.decode(out[0, inputs["input_ids"].shape[1] :], skip_special_tokens=True)
 
 
 def test_streaming_grows_and_ends_with_the_result(client, tiny_model_dir, tiny_stage_adapters):
@@ -83,20 +112,28 @@ def test_streaming_grows_and_ends_with_the_result(client, tiny_model_dir, tiny_s
     output, target, score, alignment, note = result
     assert target == interleave_target(TEXT_A, TEXT_B)
     max_new_tokens = int(re.search(r"up to (\d+) tokens", note).group(1))
-    assert output == reference_generation(tiny_model_dir, tiny_stage_adapters.format(n=1), TEXT_A, TEXT_B,
-                                          max_new_tokens)
+    assert output == reference_generation(
+        tiny_model_dir, tiny_stage_adapters.format(n=1), TEXT_A, TEXT_B, max_new_tokens
+    )
     assert f"NW score: {nw_score(output, target):.3f}" in score
     assert 'class="nw-view"' in alignment and f"{len(target.split())} target words:" in score
     assert all(update[1] == target for update in updates)
 
 
-@pytest.mark.parametrize(("text_a", "text_b", "choice", "message"), [
-    ("", TEXT_B, "base", "Text A is empty: paste a text (or pick an example)."),
-    (TEXT_A, " \n\t  ", "base", "Text B holds only whitespace: paste some words."),
-    ("word " * 41, TEXT_B, "base", f"Text A has 41 words; this demo takes at most {MAX_WORDS} words per text. "
-                                   "Shorten it by 1 word."),
-    (TEXT_A, TEXT_B, "stage-9", "stage-9 is not available (any more): pick a model from the list."),
-])
+@pytest.mark.parametrize(
+    ("text_a", "text_b", "choice", "message"),
+    [
+        ("", TEXT_B, "base", "Text A is empty: paste a text (or pick an example)."),
+        (TEXT_A, " \n\t  ", "base", "Text B holds only whitespace: paste some words."),
+        (
+            "word " * 41,
+            TEXT_B,
+            "base",
+            f"Text A has 41 words; this demo takes at most {MAX_WORDS} words per text. Shorten it by 1 word.",
+        ),
+        (TEXT_A, TEXT_B, "stage-9", "stage-9 is not available (any more): pick a model from the list."),
+    ],
+)
 def test_bad_inputs_get_the_message_not_a_traceback(client, standalone_app, text_a, text_b, choice, message):
     from gradio_client.exceptions import AppError
 
@@ -112,14 +149,19 @@ def test_invalid_unicode_and_non_text_get_the_message_not_a_traceback(client, st
 
     from gradio_client.exceptions import AppError
 
-    request = urllib.request.Request(standalone_app.url + "/gradio_api/call/interleave", headers={
-        "Content-Type": "application/json"}, data=json.dumps({"data": ["one \ud800 two", TEXT_B, "base"]}).encode())
+    request = urllib.request.Request(
+        standalone_app.url + "/gradio_api/call/interleave",
+        headers={"Content-Type": "application/json"},
+        data=json.dumps({"data": ["one \ud800 two", TEXT_B, "base"]}).encode(),
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         event = json.loads(response.read())["event_id"]
     with urllib.request.urlopen(f"{standalone_app.url}/gradio_api/call/interleave/{event}", timeout=60) as response:
         stream = response.read().decode()
-    assert "event: error" in stream and ("Text A holds an invalid character at position 4 (a lone UTF-16 surrogate, "
-                                         "U+D800)") in stream
+    assert (
+        "event: error" in stream
+        and ("Text A holds an invalid character at position 4 (a lone UTF-16 surrogate, U+D800)") in stream
+    )
     for value, kind in ((123, "int"), (["a", "b"], "list")):
         with pytest.raises(AppError) as error:
             client.predict(TEXT_A, value, "base", api_name="/interleave")
@@ -128,16 +170,20 @@ def test_invalid_unicode_and_non_text_get_the_message_not_a_traceback(client, st
 
 
 def test_adapters_switch_on_one_base_model(client):
-    outputs = [client.predict(TEXT_A, TEXT_B, choice, api_name="/interleave")[0]
-               for choice in ("base", "stage-1", "stage-2", "base", "stage-1")]
+    outputs = [
+        client.predict(TEXT_A, TEXT_B, choice, api_name="/interleave")[0]
+        for choice in ("base", "stage-1", "stage-2", "base", "stage-1")
+    ]
     assert outputs[0] == outputs[3] and outputs[1] == outputs[4]  # switching back gives the same model
     assert len({outputs[0], outputs[1], outputs[2]}) == 3  # each adapter changes the output
 
 
 def test_unequal_lengths_are_explained(client):
     *_, note = client.predict("one two three four five", "uno dos", "base", api_name="/interleave")
-    assert note.startswith("Text A has 5 words, Text B 2: they alternate for 2 pairs, then the last 3 words of "
-                           "Text A follow on their own (7 words in all).")
+    assert note.startswith(
+        "Text A has 5 words, Text B 2: they alternate for 2 pairs, then the last 3 words of "
+        "Text A follow on their own (7 words in all)."
+    )
 
 
 def test_one_generation_at_a_time(standalone_app):
@@ -170,6 +216,9 @@ def test_one_generation_at_a_time(standalone_app):
     assert max(submitted for *_, submitted in runs) < first_end  # a real race: both asked before the first was done
     # The app logs when a request's handler starts and finishes (before it takes the model's lock): with one
     # request at a time they alternate; two handlers at once would log started, started.
-    events = [line.split("interleave request ")[1].split(":")[0] for line in standalone_app.log.splitlines()
-              if "interleave request " in line][before:]
+    events = [
+        line.split("interleave request ")[1].split(":")[0]
+        for line in standalone_app.log.splitlines()
+        if "interleave request " in line
+    ][before:]
     assert events == ["started", "finished", "started", "finished"]

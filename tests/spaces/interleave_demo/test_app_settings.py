@@ -12,12 +12,15 @@ def app():
     return app
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--base-model", "someone/missing-model"], "could not load the base model 'someone/missing-model'"),
-    (["--base-model", "/no/such/folder"], "could not load the base model '/no/such/folder' (Repo id must be"),
-    (["--adapters", "runs/stage-1/final"], "neither a folder pattern with {n}"),
-    (["--max_words", "0"], "--max_words must be at least 1"),  # --base-model above: the old spelling works too
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--base-model", "someone/missing-model"], "could not load the base model 'someone/missing-model'"),
+        (["--base-model", "/no/such/folder"], "could not load the base model '/no/such/folder' (Repo id must be"),
+        (["--adapters", "runs/stage-1/final"], "neither a folder pattern with {n}"),
+        (["--max_words", "0"], "--max_words must be at least 1"),  # --base-model above: the old spelling works too
+    ],
+)
 def test_bad_settings_stop_with_a_message(app, capsys, monkeypatch, args, message):
     monkeypatch.setattr(app, "build_demo", lambda state: pytest.fail("the app started despite bad settings"))
     assert app.main([*args, "--port", str(free_port())]) == 2  # a free port: the settings are what fails
@@ -26,8 +29,11 @@ def test_bad_settings_stop_with_a_message(app, capsys, monkeypatch, args, messag
 
 
 def test_status_and_choices_without_and_with_adapters(app, tiny_model_dir, tiny_stage_adapters, tmp_path):
-    demo = app.Demo(app.settings_from(app.parse_args(["--base-model", str(tiny_model_dir),
-                                                      "--adapters", str(tmp_path / "stage-{n}")])))
+    demo = app.Demo(
+        app.settings_from(
+            app.parse_args(["--base-model", str(tiny_model_dir), "--adapters", str(tmp_path / "stage-{n}")])
+        )
+    )
     assert "**No trained adapter found** in local folders" in demo.status()
     assert demo.model_choices() == [("base model (tiny-random-llama)", "base")] and demo.default_choice() == "base"
 

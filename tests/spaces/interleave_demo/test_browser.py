@@ -32,8 +32,16 @@ def make_space(tmp_path_factory):
     """`make space` on a free loopback port, with the embedded model and an adapter pattern that matches nothing."""
     empty = tmp_path_factory.mktemp("no-adapters")
     port = free_port()
-    app = launch(["make", "--no-print-directory", "space", f"SPACE_PORT={port}",
-                  f"SPACE_ARGS=--adapters {empty}/stage-{{n}}/final"], cwd=REPO_ROOT)
+    app = launch(
+        [
+            "make",
+            "--no-print-directory",
+            "space",
+            f"SPACE_PORT={port}",
+            f"SPACE_ARGS=--adapters {empty}/stage-{{n}}/final",
+        ],
+        cwd=REPO_ROOT,
+    )
     yield app
     app.stop()
 
@@ -42,8 +50,11 @@ def make_space(tmp_path_factory):
 def test_make_space_prints_the_url_and_serves_the_embedded_model(make_space):
     assert make_space.url.startswith("http://127.0.0.1:")
     assert f"demo Space: {make_space.url}" in make_space.log
-    assert re.search(r"Base model \*\*smollm2-135m-instruct\*\* \(`\S+/smollm2-135m-instruct`\) on cpu, loaded in "
-                     r"[\d.]+ s", make_space.log)
+    assert re.search(
+        r"Base model \*\*smollm2-135m-instruct\*\* \(`\S+/smollm2-135m-instruct`\) on cpu, loaded in "
+        r"[\d.]+ s",
+        make_space.log,
+    )
     assert "No trained adapter found" in make_space.log
 
 
@@ -65,12 +76,16 @@ def test_a_visitor_interleaves_two_texts_in_a_real_browser(make_space):
             clicked = time.monotonic()
             page.locator("#interleave-button").click()
             # words appear while the model is still writing (the score line says so), then the score
-            page.wait_for_function("document.querySelector('#score').innerText.includes('generating') && "
-                                   "document.querySelector('#output textarea').value.trim().length > 0",
-                                   timeout=120_000, polling=50)
+            page.wait_for_function(
+                "document.querySelector('#score').innerText.includes('generating') && "
+                "document.querySelector('#output textarea').value.trim().length > 0",
+                timeout=120_000,
+                polling=50,
+            )
             partial = page.locator("#output textarea").input_value()
-            page.wait_for_function("/NW score: [0-9]/.test(document.querySelector('#score').innerText)",
-                                   timeout=180_000)
+            page.wait_for_function(
+                "/NW score: [0-9]/.test(document.querySelector('#score').innerText)", timeout=180_000
+            )
             seconds = time.monotonic() - clicked
             output = page.locator("#output textarea").input_value()
             target = page.locator("#target textarea").input_value()
@@ -88,10 +103,21 @@ def test_a_visitor_interleaves_two_texts_in_a_real_browser(make_space):
     assert f"NW score: {score:.3f}" in score_text
     assert "No trained adapter found" in status
     assert "match" in alignment and "missing" in alignment  # the legend is drawn with the alignment
-    (RESULTS / "browser-run.json").write_text(json.dumps({
-        "command": "make test (tests/spaces/interleave_demo/test_browser.py): make space, headless Debian chromium",
-        "text_a": TEXT_A, "text_b": TEXT_B, "model": "base (embedded SmolLM2-135M-Instruct), cpu",
-        "make_space_to_url_seconds": round(make_space.ready_seconds, 1),
-        "model_load_seconds": float(re.search(r"loaded in ([\d.]+) s", status).group(1)),
-        "click_to_score_seconds": round(seconds, 1), "output_words": len(output.split()), "nw_score": score,
-    }, indent=2) + "\n")
+    (RESULTS / "browser-run.json").write_text(
+        json.dumps(
+            {
+                "command": "make test (tests/spaces/interleave_demo/test_browser.py): make space, "
+                "headless Debian chromium",
+                "text_a": TEXT_A,
+                "text_b": TEXT_B,
+                "model": "base (embedded SmolLM2-135M-Instruct), cpu",
+                "make_space_to_url_seconds": round(make_space.ready_seconds, 1),
+                "model_load_seconds": float(re.search(r"loaded in ([\d.]+) s", status).group(1)),
+                "click_to_score_seconds": round(seconds, 1),
+                "output_words": len(output.split()),
+                "nw_score": score,
+            },
+            indent=2,
+        )
+        + "\n"
+    )

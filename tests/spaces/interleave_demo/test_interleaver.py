@@ -20,8 +20,9 @@ def interleaver(tiny_model_dir):
 
 def test_prompt_is_the_training_chat_prompt(interleaver):
     ids = interleaver.prompt_ids("a b", "c d")["input_ids"][0].tolist()
-    expected = interleaver.tokenizer.apply_chat_template(interleave_prompt("a b", "c d"), add_generation_prompt=True,
-                                                         tokenize=True, return_dict=True)["input_ids"]
+    expected = interleaver.tokenizer.apply_chat_template(
+        interleave_prompt("a b", "c d"), add_generation_prompt=True, tokenize=True, return_dict=True
+    )["input_ids"]
     assert ids == list(expected)
     assert "Text A:\na b\n\nText B:\nc d" in interleaver.tokenizer.decode(ids)
 
@@ -53,9 +54,16 @@ def test_an_adapter_for_another_model_is_refused_with_a_message(interleaver, tmp
     from transformers import LlamaConfig, LlamaForCausalLM
 
     other = tmp_path / "other-model"
-    LlamaForCausalLM(LlamaConfig(vocab_size=interleaver.tokenizer.vocab_size + 100, hidden_size=32,
-                                 intermediate_size=64, num_hidden_layers=2, num_attention_heads=2,
-                                 num_key_value_heads=1)).save_pretrained(other)
+    LlamaForCausalLM(
+        LlamaConfig(
+            vocab_size=interleaver.tokenizer.vocab_size + 100,
+            hidden_size=32,
+            intermediate_size=64,
+            num_hidden_layers=2,
+            num_attention_heads=2,
+            num_key_value_heads=1,
+        )
+    ).save_pretrained(other)
     folder = make_adapter(other, tmp_path / "stage-5", seed=0)
     with pytest.raises(AdapterUnusable, match=r"the stage 5 adapter \(.*stage-5\) does not load onto the base model"):
         next(interleaver.stream("a b", "c d", Adapter(5, str(folder)), max_new_tokens=4))

@@ -28,7 +28,8 @@ def test_local_stage_folders_are_found_by_number(tmp_path):
     source = parse_adapter_source("runs/stage-{n}/final", base_dir=tmp_path)
     assert source.kind == "local"
     assert [(a.stage, a.key, a.location) for a in source.find()] == [
-        (n, f"stage-{n}", str(tmp_path / "runs" / f"stage-{n}" / "final")) for n in (1, 2, 10)]
+        (n, f"stage-{n}", str(tmp_path / "runs" / f"stage-{n}" / "final")) for n in (1, 2, 10)
+    ]
 
 
 def test_pattern_with_the_stage_in_a_folder_name(tmp_path):

@@ -21,9 +21,24 @@ def test_a_port_in_use_stops_the_demo_before_it_loads_a_model(tiny_model_dir):
         listener.listen()
         port = listener.getsockname()[1]
         started = time.monotonic()
-        proc = subprocess.run([sys.executable, "app.py", "--port", str(port), "--base-model", str(tiny_model_dir),
-                               "--adapters", "none", "--device", "cpu"], cwd=SPACE_DIR, capture_output=True,
-                              text=True, timeout=180)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "app.py",
+                "--port",
+                str(port),
+                "--base-model",
+                str(tiny_model_dir),
+                "--adapters",
+                "none",
+                "--device",
+                "cpu",
+            ],
+            cwd=SPACE_DIR,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert f"error: port {port} on 127.0.0.1 is in use (another demo or server?)" in proc.stderr
     assert "Traceback" not in proc.stderr and "Loading weights" not in proc.stderr + proc.stdout
@@ -32,10 +47,21 @@ def test_a_port_in_use_stops_the_demo_before_it_loads_a_model(tiny_model_dir):
 
 def test_make_space_prints_its_url_when_the_server_answers(tiny_model_dir):
     port = free_port()
-    proc = subprocess.Popen(["make", "--no-print-directory", "space", f"SPACE_PORT={port}",
-                             f"SPACE_ARGS=--base-model {tiny_model_dir} --adapters none --device cpu"],
-                            cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True)
+    proc = subprocess.Popen(
+        [
+            "make",
+            "--no-print-directory",
+            "space",
+            f"SPACE_PORT={port}",
+            f"SPACE_ARGS=--base-model {tiny_model_dir} --adapters none --device cpu",
+        ],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        start_new_session=True,
+    )
     lines = []
     try:
         for line in proc.stdout:

@@ -50,8 +50,9 @@ def test_without_a_checkout_or_vendored_copy_the_app_says_how_to_get_one(tmp_pat
         shared_code_root(bare)
     proc = subprocess.run([sys.executable, "app.py"], cwd=bare, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
-    assert proc.stderr.startswith("error: the demo imports the project's modules "
-                                  "metrics/needleman_wunsch/nw_alignment.py")
+    assert proc.stderr.startswith(
+        "error: the demo imports the project's modules metrics/needleman_wunsch/nw_alignment.py"
+    )
 
 
 def imports(folder: Path) -> set[tuple[str, str]]:
@@ -79,15 +80,19 @@ def test_every_project_import_of_the_staged_space_is_one_of_its_files(staged):
     checked = 0
     for path, module in imports(staged):
         if module.split(".")[0] in project:
-            assert resolves(staged,
-                            module), f"{path} imports {module}, which the staged Space lacks: add it to vendor.txt"
+            assert resolves(staged, module), (
+                f"{path} imports {module}, which the staged Space lacks: add it to vendor.txt"
+            )
             checked += 1
     assert checked >= 10
 
 
 def test_requirements_cover_every_other_import_of_the_staged_space(staged):
-    required = {re.split(r"[=<>!~\[ ]", line, maxsplit=1)[0].lower().replace("_", "-")
-                for line in (staged / "requirements.txt").read_text().splitlines() if line and not line.startswith("#")}
+    required = {
+        re.split(r"[=<>!~\[ ]", line, maxsplit=1)[0].lower().replace("_", "-")
+        for line in (staged / "requirements.txt").read_text().splitlines()
+        if line and not line.startswith("#")
+    }
     distributions = importlib.metadata.packages_distributions()
     third_party = {module.split(".")[0] for _, module in imports(staged) if not resolves(staged, module)}
     third_party -= set(sys.stdlib_module_names) | OPTIONAL | {"__future__"}

@@ -102,8 +102,9 @@ def _real_checkpoint(run_dir, step):
     (folder / "adapter_config.json").write_text(json.dumps({"r": 8}))
     torch.save({"state": {0: {"exp_avg": torch.randn(64, 8)}}, "param_groups": [{"lr": 1e-4}]}, folder / "optimizer.pt")
     torch.save({"last_epoch": step}, folder / "scheduler.pt")
-    torch.save({"python": (3, tuple(range(10)), None), "cpu": torch.zeros(16, dtype=torch.uint8)},
-               folder / "rng_state.pth")
+    torch.save(
+        {"python": (3, tuple(range(10)), None), "cpu": torch.zeros(16, dtype=torch.uint8)}, folder / "rng_state.pth"
+    )
     torch.save({"output_dir": str(run_dir)}, folder / "training_args.bin")
     (folder / "trainer_state.json").write_text(json.dumps({"global_step": step, "log_history": [{"reward": 0.1}] * 5}))
     (folder / COMPLETE_MARKER).write_text(json.dumps({"step": step, "reward": 0.1}))
@@ -114,16 +115,19 @@ def _truncate(path, keep=0.5):
     path.write_bytes(path.read_bytes()[: int(path.stat().st_size * keep)])
 
 
-@pytest.mark.parametrize("damage, bad_file", [
-    (lambda f: _truncate(f / "adapter_model.safetensors"), "adapter_model.safetensors"),
-    (lambda f: _truncate(f / "adapter_model.safetensors", 0.995), "adapter_model.safetensors"),
-    (lambda f: _truncate(f / "optimizer.pt"), "optimizer.pt"),
-    (lambda f: _truncate(f / "optimizer.pt", 0.98), "optimizer.pt"),
-    (lambda f: _truncate(f / "trainer_state.json"), "trainer_state.json"),
-    (lambda f: (f / "rng_state.pth").write_bytes(b""), "rng_state.pth"),
-    (lambda f: (f / "trainer_state.json").unlink(), "trainer_state.json"),
-    (lambda f: (f / "trainer_state.json").write_text(json.dumps({"global_step": 2})), "trainer_state.json"),
-])
+@pytest.mark.parametrize(
+    "damage, bad_file",
+    [
+        (lambda f: _truncate(f / "adapter_model.safetensors"), "adapter_model.safetensors"),
+        (lambda f: _truncate(f / "adapter_model.safetensors", 0.995), "adapter_model.safetensors"),
+        (lambda f: _truncate(f / "optimizer.pt"), "optimizer.pt"),
+        (lambda f: _truncate(f / "optimizer.pt", 0.98), "optimizer.pt"),
+        (lambda f: _truncate(f / "trainer_state.json"), "trainer_state.json"),
+        (lambda f: (f / "rng_state.pth").write_bytes(b""), "rng_state.pth"),
+        (lambda f: (f / "trainer_state.json").unlink(), "trainer_state.json"),
+        (lambda f: (f / "trainer_state.json").write_text(json.dumps({"global_step": 2})), "trainer_state.json"),
+    ],
+)
 def test_resume_names_the_damaged_file_and_falls_back_to_the_checkpoint_before(tmp_path, damage, bad_file):
     for step in (2, 4, 6):
         _real_checkpoint(tmp_path, step)
@@ -173,8 +177,11 @@ def test_checkpoint_files_are_flushed_before_the_marker_is_written(tmp_path, mon
         return real_fsync(descriptor)
 
     monkeypatch.setattr(checkpoints.os, "fsync", fsync)
-    monkeypatch.setattr(checkpoints.Path, "rename", lambda self, target: (events.append(("marker", str(target))),
-                                                                          real_rename(self, target))[1])
+    monkeypatch.setattr(
+        checkpoints.Path,
+        "rename",
+        lambda self, target: (events.append(("marker", str(target))), real_rename(self, target))[1],
+    )
     callback = CheckpointRetention(report=lambda line: None)
     state = SimpleNamespace(global_step=1, is_world_process_zero=True)
     callback.on_save(SimpleNamespace(output_dir=str(tmp_path)), state, TrainerControl())

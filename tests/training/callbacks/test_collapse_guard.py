@@ -30,7 +30,8 @@ def test_guard_warns_then_stops_and_resets_on_recovery():
         controls.append(control.should_training_stop)
     assert controls == [False, False, False, False, False, True, False]
     assert guard.stopped_at == 6
-    assert lines[0].startswith("collapse warning at step 2: 100% of groups have zero reward variance (100% "
-                               "all-identical)")
+    assert lines[0].startswith(
+        "collapse warning at step 2: 100% of groups have zero reward variance (100% all-identical)"
+    )
     assert lines[1].startswith("collapse warning at step 5")
     assert lines[2].startswith("collapse: stopping at step 6 after 3 steps")

@@ -16,8 +16,9 @@ def test_every_completion_is_kept_and_plain_gzip_reads_it(tmp_path):
     for step in range(1, 6):
         log.write_step(step, _records(step))
     records = list(read_completion_log(log.path))
-    assert [(r["step"], r["completion"]) for r in records] == [(s, f"c{s}-{i} ünïcode")
-                                                               for s in range(1, 6) for i in range(4)]
+    assert [(r["step"], r["completion"]) for r in records] == [
+        (s, f"c{s}-{i} ünïcode") for s in range(1, 6) for i in range(4)
+    ]
     assert all(isinstance(r["time"], float) for r in records)
     with gzip.open(log.path, "rt", encoding="utf-8") as handle:  # standard tools read the multi-member file
         assert [json.loads(line)["prompt"] for line in handle] == [r["prompt"] for r in records]
@@ -65,7 +66,7 @@ def test_a_corrupt_member_between_complete_ones_is_skipped(tmp_path):
     end = log.path.stat().st_size
     log.write_step(3, _records(3))
     data = bytearray(log.path.read_bytes())
-    data[start + 20:end - 20] = bytes(end - start - 40)  # zeros in the middle of step 2's member
+    data[start + 20 : end - 20] = bytes(end - start - 40)  # zeros in the middle of step 2's member
     log.path.write_bytes(bytes(data))
     torn = []
     assert [r["step"] for r in read_completion_log(log.path, torn)] == [1] * 4 + [3] * 4
@@ -101,9 +102,16 @@ def test_cli_on_an_empty_file_says_so(tmp_path, capsys):
     assert "is empty: no step was logged" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("content", [bytes(random.Random(0).randrange(256) for _ in range(5000)),
-                                     gzip.compress(b"plain text, not JSON\n"), gzip.compress(b'{"no_step": 1}\n'),
-                                     gzip.compress(b"[1, 2]\n"), gzip.compress(b"\xff\xfe\n")])
+@pytest.mark.parametrize(
+    "content",
+    [
+        bytes(random.Random(0).randrange(256) for _ in range(5000)),
+        gzip.compress(b"plain text, not JSON\n"),
+        gzip.compress(b'{"no_step": 1}\n'),
+        gzip.compress(b"[1, 2]\n"),
+        gzip.compress(b"\xff\xfe\n"),
+    ],
+)
 def test_cli_on_a_file_that_is_not_a_completion_log_gives_one_message(tmp_path, capsys, content):
     (tmp_path / "other.gz").write_bytes(content)
     assert main([str(tmp_path / "other.gz")]) == 2

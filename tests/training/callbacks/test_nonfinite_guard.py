@@ -22,8 +22,9 @@ def _model_after_one_step():
 def _pre_step(guard, model, step=6):
     state = TrainerState()
     state.global_step = step
-    guard.on_pre_optimizer_step(TrainingArguments(output_dir="unused", report_to="none"), state, TrainerControl(),
-                                model=model)
+    guard.on_pre_optimizer_step(
+        TrainingArguments(output_dir="unused", report_to="none"), state, TrainerControl(), model=model
+    )
 
 
 def test_nan_gradient_skips_the_update_and_is_reported():
@@ -38,8 +39,10 @@ def test_nan_gradient_skips_the_update_and_is_reported():
     _pre_step(guard, model)
     optimizer.step()
     assert all(torch.equal(p, before[name]) for name, p in model.named_parameters())
-    assert all(torch.equal(optimizer.state[p]["exp_avg"], m)
-               for p, m in zip([p for p in model.parameters() if p.requires_grad], moments))
+    assert all(
+        torch.equal(optimizer.state[p]["exp_avg"], m)
+        for p, m in zip([p for p in model.parameters() if p.requires_grad], moments)
+    )
     assert guard.skipped_steps == [7] and "step 7" in messages[0]
 
 

@@ -4,15 +4,42 @@ import json
 
 from tests.conftest import run_cli
 
-SMALL = ["--model", "tiny-random-llama", "--per_device_train_batch_size", "4", "--num_generations", "2",
-         "--report_to", "none", "--derive_max_completion_length", "false", "--max_completion_length", "8",
-         "--max_steps", "4"]
+SMALL = [
+    "--model",
+    "tiny-random-llama",
+    "--per_device_train_batch_size",
+    "4",
+    "--num_generations",
+    "2",
+    "--report_to",
+    "none",
+    "--derive_max_completion_length",
+    "false",
+    "--max_completion_length",
+    "8",
+    "--max_steps",
+    "4",
+]
 
 
 def test_a_stage_that_passes_its_bar_stops_and_keeps_the_promoted_adapter(tiny_model_dir, tmp_path):
-    proc = run_cli("-m", "training.cli.train", "--config", "training/recipes/stage-1.yaml", *SMALL,
-                   "--promotion_bar", "0.0", "--promotion_every", "2", "--promotion_problems", "3",
-                   "--output_dir", str(tmp_path / "run"), "--results_dir", str(tmp_path / "res"))
+    proc = run_cli(
+        "-m",
+        "training.cli.train",
+        "--config",
+        "training/recipes/stage-1.yaml",
+        *SMALL,
+        "--promotion_bar",
+        "0.0",
+        "--promotion_every",
+        "2",
+        "--promotion_problems",
+        "3",
+        "--output_dir",
+        str(tmp_path / "run"),
+        "--results_dir",
+        str(tmp_path / "res"),
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "validation at step 2: stage-1 NW" in proc.stdout and "promoted: stopping the stage" in proc.stdout
     checks = [json.loads(line) for line in (tmp_path / "run" / "promotion.jsonl").read_text().splitlines()]

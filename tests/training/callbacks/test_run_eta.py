@@ -32,4 +32,11 @@ def test_a_run_of_one_step_left_and_of_none():
 
 def test_durations_read_as_seconds_minutes_or_hours():
     assert [duration(s) for s in (0.3, 42, 89, 412, 5399, 5400, 82080)] == [
-        "under 1 s", "42 s", "89 s", "6.9 min", "90.0 min", "1.5 h", "22.8 h"]
+        "under 1 s",
+        "42 s",
+        "89 s",
+        "6.9 min",
+        "90.0 min",
+        "1.5 h",
+        "22.8 h",
+    ]

@@ -19,8 +19,16 @@ def _parse(command: list[str]):
 
 def test_the_curriculum_hands_each_adapter_to_the_next_step(tmp_path):
     chain = read_chain(CHAINS_DIR / "curriculum.yaml")
-    assert [s.run for s in chain.steps] == ["warm-start", "warm-start-long", "stage-3", "warm-start-500",
-                                            "warm-start-500b", "warm-start-500c", "warm-start-500d", "warm-start-500e"]
+    assert [s.run for s in chain.steps] == [
+        "warm-start",
+        "warm-start-long",
+        "stage-3",
+        "warm-start-500",
+        "warm-start-500b",
+        "warm-start-500c",
+        "warm-start-500d",
+        "warm-start-500e",
+    ]
     planned = step_commands(chain, tmp_path, ["python"], None, [])
     previous = None
     for run, command, _ in planned[:-1]:  # the steps, then the eval
@@ -32,8 +40,13 @@ def test_the_curriculum_hands_each_adapter_to_the_next_step(tmp_path):
     assert sft_500[0].words == "10,25,50,100,200,250,320,400,450,500" and sft_500[1].max_steps == 500
     assert sft_500[1].learning_rate == 2e-4 and sft_500d[0].problem_seed == 1 and sft_500d[1].max_steps == 700
     run, command, _ = planned[-1]
-    assert run == "eval" and command[2:] == ["training.cli.evaluate", "--adapter",
-                                             str(tmp_path / "warm-start-500e" / "final"), "--stages", "1-6"]
+    assert run == "eval" and command[2:] == [
+        "training.cli.evaluate",
+        "--adapter",
+        str(tmp_path / "warm-start-500e" / "final"),
+        "--stages",
+        "1-6",
+    ]
 
 
 def test_a_stopped_chain_skips_finished_steps_and_resumes_a_grpo_step(tmp_path):
@@ -63,12 +76,15 @@ def test_the_arithmetic_control_chain(tmp_path):
 
 
 def test_bad_chain_files_say_what_is_wrong(tmp_path):
-    bad = {"steps: []\n": "steps` must be a list",
-           "steps: [{run: a, entry_point: dpo, recipe: stage-1}]\n": "entry_point must be one of sft, grpo",
-           "steps: [{run: a, entry_point: sft, recipe: nope}]\n": "no recipe",
-           "steps: [{run: a, entry_point: sft, recipe: stage-1, extra: 1}]\n": "unknown keys extra",
-           "steps: [{run: a, entry_point: sft, recipe: stage-1}, {run: a, entry_point: sft, recipe: stage-1}]\n":
-               "two steps write the same run (a)"}
+    bad = {
+        "steps: []\n": "steps` must be a list",
+        "steps: [{run: a, entry_point: dpo, recipe: stage-1}]\n": "entry_point must be one of sft, grpo",
+        "steps: [{run: a, entry_point: sft, recipe: nope}]\n": "no recipe",
+        "steps: [{run: a, entry_point: sft, recipe: stage-1, extra: 1}]\n": "unknown keys extra",
+        "steps: [{run: a, entry_point: sft, recipe: stage-1}, {run: a, entry_point: sft, recipe: stage-1}]\n": (
+            "two steps write the same run (a)"
+        ),
+    }
     for text, message in bad.items():
         (tmp_path / "chain.yaml").write_text(text)
         with pytest.raises(RecipeError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -79,17 +95,25 @@ def test_make_curriculum_runs_a_chain_and_stops_at_a_failing_step(tiny_model_dir
     """A two-step chain on the tiny model (a supervised step, then a GRPO step from its adapter), run twice: the
     second time both steps are skipped and only the eval runs. A chain whose step fails stops with its exit code."""
     chain = tmp_path / "chain.yaml"
-    chain.write_text("steps:\n"
-                     "  - {run: sft, entry_point: sft, recipe: sft-every-length, overrides: {words: '4', max_steps: 1,"
-                     " per_device_train_batch_size: 2, max_length: 256, dataset_num_proc: 1}}\n"
-                     "  - {run: grpo, entry_point: grpo, recipe: stage-1, overrides: {max_steps: 1,"
-                     " per_device_train_batch_size: 4, num_generations: 2, derive_max_completion_length: false,"
-                     " max_completion_length: 8}}\n"
-                     "eval: {stages: '1', args: [--n, '2', --batch_size, '2', --arithmetic, 'false',"
-                     f" --out, '{tmp_path}/eval']}}\n")
+    chain.write_text(
+        "steps:\n"
+        "  - {run: sft, entry_point: sft, recipe: sft-every-length, overrides: {words: '4', max_steps: 1,"
+        " per_device_train_batch_size: 2, max_length: 256, dataset_num_proc: 1}}\n"
+        "  - {run: grpo, entry_point: grpo, recipe: stage-1, overrides: {max_steps: 1,"
+        " per_device_train_batch_size: 4, num_generations: 2, derive_max_completion_length: false,"
+        " max_completion_length: 8}}\n"
+        "eval: {stages: '1', args: [--n, '2', --batch_size, '2', --arithmetic, 'false',"
+        f" --out, '{tmp_path}/eval']}}\n"
+    )
     runs = tmp_path / "runs"
-    command = ["make", "-s", "curriculum", "MODEL=tiny-random-llama", "TRAIN_ARGS=--report_to none",
-               f"CHAIN_ARGS=--chain {chain} --runs_dir {runs}"]
+    command = [
+        "make",
+        "-s",
+        "curriculum",
+        "MODEL=tiny-random-llama",
+        "TRAIN_ARGS=--report_to none",
+        f"CHAIN_ARGS=--chain {chain} --runs_dir {runs}",
+    ]
     first = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=900)
     assert first.returncode == 0, first.stderr[-3000:]
     assert (runs / "grpo" / "final" / "adapter_config.json").is_file() and (tmp_path / "eval" / "eval.json").is_file()
@@ -97,6 +121,7 @@ def test_make_curriculum_runs_a_chain_and_stops_at_a_failing_step(tiny_model_dir
     assert again.returncode == 0 and again.stdout.count("skip ") == 2 and "eval of" in again.stdout
 
     chain.write_text("steps: [{run: bad, entry_point: grpo, recipe: stage-1, overrides: {max_steps: -5}}]\n")
-    failed = run_cli("-m", "training.cli.curriculum", "--chain", str(chain), "--runs_dir", str(runs),
-                     "--model", "tiny-random-llama")
+    failed = run_cli(
+        "-m", "training.cli.curriculum", "--chain", str(chain), "--runs_dir", str(runs), "--model", "tiny-random-llama"
+    )
     assert failed.returncode != 0 and "error: step bad exited with" in failed.stderr

@@ -48,8 +48,9 @@ def _ending_adapter(tiny_model_dir, folder):
     model, tokenizer = load_model(str(tiny_model_dir), device="cpu")
     (end,) = end_token_ids(model, tokenizer)
     direction = model.get_input_embeddings().weight[3].detach()  # any token's: a direction of the embedding space
-    adapted = get_peft_model(model, LoraConfig(r=2, target_modules=["embed_tokens", "q_proj", "v_proj"],
-                                               task_type="CAUSAL_LM"))
+    adapted = get_peft_model(
+        model, LoraConfig(r=2, target_modules=["embed_tokens", "q_proj", "v_proj"], task_type="CAUSAL_LM")
+    )
     embedding = adapted.base_model.model.model.embed_tokens
     lora_a, lora_b = embedding.lora_embedding_A["default"], embedding.lora_embedding_B["default"]
     with torch.no_grad():
@@ -62,9 +63,14 @@ def _ending_adapter(tiny_model_dir, folder):
 
 
 def _make_eval(*variables: str, env: dict | None = None, timeout: int = 600) -> subprocess.CompletedProcess:
-    return subprocess.run(["make", "--no-print-directory", "eval", "MODEL=tiny-random-llama", *variables],
-                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run(
+        ["make", "--no-print-directory", "eval", "MODEL=tiny-random-llama", *variables],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def _evaluate(*args: str) -> int:
@@ -77,8 +83,14 @@ def _evaluate(*args: str) -> int:
 def _make_eval_command(*variables: str) -> str:
     """The command ``make eval VARIABLES`` runs (``make -n``), with STAGES neither in the environment nor given."""
     env = {key: value for key, value in os.environ.items() if key != "STAGES"}
-    proc = subprocess.run(["make", "-n", "--no-print-directory", "eval", *variables], cwd=REPO_ROOT,
-                          capture_output=True, text=True, timeout=60, env=env)
+    proc = subprocess.run(
+        ["make", "-n", "--no-print-directory", "eval", *variables],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert proc.returncode == 0, proc.stderr
     return " ".join(line for line in proc.stdout.replace("\\\n", " ").splitlines() if "training.cli.evaluate" in line)
 
@@ -88,10 +100,25 @@ def test_make_eval_passes_stages_only_when_given():
     command = _make_eval_command()
     assert "-m training.cli.evaluate" in command and "--stages" not in command and "--model" not in command
     assert '--stages "2"' in _make_eval_command("STAGES=2")
-    command = _make_eval_command("MODEL=tiny-random-llama", "ADAPTER=runs/x/final", "DATA=my texts",
-                                 "EVAL_ARGS=--n 2 --seed 3")
-    assert command.split() == [".venv/bin/python", "-m", "training.cli.evaluate", "--model", "tiny-random-llama",
-                               "--adapter", "runs/x/final", "--data", '"my', 'texts"', "--n", "2", "--seed", "3"]
+    command = _make_eval_command(
+        "MODEL=tiny-random-llama", "ADAPTER=runs/x/final", "DATA=my texts", "EVAL_ARGS=--n 2 --seed 3"
+    )
+    assert command.split() == [
+        ".venv/bin/python",
+        "-m",
+        "training.cli.evaluate",
+        "--model",
+        "tiny-random-llama",
+        "--adapter",
+        "runs/x/final",
+        "--data",
+        '"my',
+        'texts"',
+        "--n",
+        "2",
+        "--seed",
+        "3",
+    ]
 
 
 def _records(out) -> list[dict]:
@@ -101,17 +128,39 @@ def _records(out) -> list[dict]:
 def test_eval_scores_base_and_adapter_in_and_out_of_register(tiny_model_dir, tmp_path):
     adapter = _ending_adapter(tiny_model_dir, tmp_path / "runs" / "stage-1" / "final")
     out = tmp_path / "eval"
-    assert _evaluate("--adapter", str(adapter), "--stages", "1", "--n", "4", "--batch_size", "4", "--samples", "1",
-                     "--baseline", "true", "--out", str(out)) == 0
+    assert (
+        _evaluate(
+            "--adapter",
+            str(adapter),
+            "--stages",
+            "1",
+            "--n",
+            "4",
+            "--batch_size",
+            "4",
+            "--samples",
+            "1",
+            "--baseline",
+            "true",
+            "--out",
+            str(out),
+        )
+        == 0
+    )
     results = EvalResults.load(out / "eval.json")
     sets = {("stage-1", "test"), ("stage-1", "out_of_register"), ("arithmetic", "test")}  # no held-out arithmetic
-    assert {(r.label, r.task, r.split) for r in results.rows} == {(label, *s) for label in ("baseline", "trained")
-                                                                  for s in sets}
+    assert {(r.label, r.task, r.split) for r in results.rows} == {
+        (label, *s) for label in ("baseline", "trained") for s in sets
+    }
     assert all(r.n == 4 for r in results.rows) and results.data is None
     assert results.adapter == str(adapter) and results.device == "cpu"
     table = (out / "eval.md").read_text()
-    assert table.index("## test split") < table.index("## out_of_register split") < \
-        table.index("## In register vs out of register") < table.index("## Slips")
+    assert (
+        table.index("## test split")
+        < table.index("## out_of_register split")
+        < table.index("## In register vs out of register")
+        < table.index("## Slips")
+    )
     assert table.count("| stage-1 | 10 | 4 |") == 2 and "| trained | out_of_register | stage-1 | 4 |" in table
     assert (out / "eval.png").stat().st_size > 10_000 and (out / "slips.png").stat().st_size > 10_000
     samples = (out / "samples.md").read_text()  # one problem per task, split and label, with its reference
@@ -130,8 +179,10 @@ def test_eval_scores_base_and_adapter_in_and_out_of_register(tiny_model_dir, tmp
     assert {r["register_a"] for r in held_out} == {r["register_b"] for r in held_out} == {"technical"}
     assert "technical" not in {r.get("register_a") for r in records if r["split"] == "test"}
     stage = [r for r in records if r["task"] == "stage-1"]
-    assert all(r["first_slip_stream"] in ("A", "B", None) and "repeated_phrase" in r and r["completion_tokens"] > 0
-               for r in stage)
+    assert all(
+        r["first_slip_stream"] in ("A", "B", None) and "repeated_phrase" in r and r["completion_tokens"] > 0
+        for r in stage
+    )
     assert all(r["hit_token_limit"] == (not r["ended"]) for r in records)
     trained = [r for r in records if r["label"] == "trained"]  # the adapter was applied, the base model left as is
     assert all(r["ended"] and r["completion_tokens"] == 1 for r in trained)
@@ -142,8 +193,11 @@ def test_eval_scores_base_and_adapter_in_and_out_of_register(tiny_model_dir, tmp
     assert set(groups) == {(r.label, r.split, r.task) for r in results.rows}
     for label, limit_runs in (("baseline", 4), ("trained", 0)):
         slipped = groups[(label, "out_of_register", "stage-1")]
-        assert slipped["token_limit"]["runs"] == limit_runs == sum(r["hit_token_limit"] for r in held_out
-                                                                    if r["label"] == label)
+        assert (
+            slipped["token_limit"]["runs"]
+            == limit_runs
+            == sum(r["hit_token_limit"] for r in held_out if r["label"] == label)
+        )
         assert sum(b["words"] for b in slipped["slip_rate_by_position"]) == 4 * 20  # 4 problems x 20 target words
     assert groups[("trained", "test", "stage-1")]["first_slip"]["stream"]["A"] == 4  # an empty completion: A1 slips
     assert "first_slip" not in groups[("trained", "test", "arithmetic")]  # no streams to slip
@@ -162,8 +216,12 @@ def test_eval_data_scores_a_folder_of_texts_with_cpu_defaults(tiny_model_dir, tm
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text)
     out = tmp_path / "eval"
-    assert _evaluate("--adapter", str(adapter), "--stages", "1", "--data", str(folder), "--batch_size", "16",
-                     "--out", str(out)) == 0
+    assert (
+        _evaluate(
+            "--adapter", str(adapter), "--stages", "1", "--data", str(folder), "--batch_size", "16", "--out", str(out)
+        )
+        == 0
+    )
     assert "CPU defaults: 8 problems per task and split, the adapter only" in capsys.readouterr().out
     results = EvalResults.load(out / "eval.json")
     assert [(r.task, r.split, r.n, r.label) for r in results.rows] == [("stage-1", "data", 8, "trained")]
@@ -208,12 +266,22 @@ def test_data_reads_a_hub_dataset_by_id(tmp_path):
     (repo / "README.md").write_text("---\nlicense: mit\n---\n")  # olah answers 401 for an absent card, not 404
     LocalHub(tmp_path / "hub").publish_folder(repo, "alice/my-texts", "dataset")
     with LocalHubServer(tmp_path / "hub") as server:
-        proc = run_cli("-c", READ_HUB_TEXTS, "alice/my-texts",
-                       env={"HF_ENDPOINT": server.endpoint, "HF_HUB_OFFLINE": "0", "HF_HOME": str(tmp_path / "hf")})
+        proc = run_cli(
+            "-c",
+            READ_HUB_TEXTS,
+            "alice/my-texts",
+            env={"HF_ENDPOINT": server.endpoint, "HF_HUB_OFFLINE": "0", "HF_HOME": str(tmp_path / "hf")},
+        )
     assert proc.returncode == 0, proc.stderr[-3000:]
     read = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert read["data"] == {"source": "alice/my-texts", "kind": "dataset", "split": "test", "column": "body",
-                            "texts": 3, "seed": 0}
+    assert read["data"] == {
+        "source": "alice/my-texts",
+        "kind": "dataset",
+        "split": "test",
+        "column": "body",
+        "texts": 3,
+        "seed": 0,
+    }
     assert len(read["problems"]) == 2 and {p["register_a"] for p in read["problems"]} == {"data"}
     assert {p["source_a"].split("@")[0] for p in read["problems"]} <= {"row 0", "row 1", "row 2"}
 
@@ -235,8 +303,13 @@ def test_eval_passes_the_data_column_and_split_to_the_reader(tmp_path, capsys):
 
 
 def test_make_eval_without_an_adapter_folder_says_what_to_do(tmp_path):
-    proc = subprocess.run(["make", "--no-print-directory", "eval", f"ADAPTER={tmp_path}/missing"], cwd=REPO_ROOT,
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        ["make", "--no-print-directory", "eval", f"ADAPTER={tmp_path}/missing"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 2 and "make train-stage" in proc.stderr and "Traceback" not in proc.stderr
 
 
@@ -246,9 +319,18 @@ def _other_base_model(tiny_model_dir, folder):
     from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
 
     tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
-    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=1,
-                         num_attention_heads=2, num_key_value_heads=1, head_dim=16, tie_word_embeddings=True,
-                         eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id)
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        head_dim=16,
+        tie_word_embeddings=True,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+    )
     LlamaForCausalLM(config).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
@@ -266,8 +348,23 @@ def test_n_zero_says_what_is_wrong(capsys):
 def test_an_unavailable_model_gets_a_message_not_a_traceback(tmp_path, capsys):
     from training.cli.evaluate import main
 
-    assert main(["--model", str(tmp_path), "--stages", "1", "--arithmetic", "false", "--n", "1",
-                 "--out", str(tmp_path / "eval")]) == 2
+    assert (
+        main(
+            [
+                "--model",
+                str(tmp_path),
+                "--stages",
+                "1",
+                "--arithmetic",
+                "false",
+                "--n",
+                "1",
+                "--out",
+                str(tmp_path / "eval"),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "not a model folder" in err
 
@@ -278,8 +375,24 @@ def test_an_adapter_of_another_base_model_fails_before_the_baseline_is_scored(ti
 
     adapter = _adapter(tiny_model_dir, tmp_path / "runs" / "stage-1" / "final")
     other = _other_base_model(tiny_model_dir, tmp_path / "other-model")
-    code = main(["--model", str(other), "--adapter", str(adapter), "--baseline", "true", "--stages", "1",
-                 "--arithmetic", "false", "--n", "1", "--out", str(tmp_path / "eval")])
+    code = main(
+        [
+            "--model",
+            str(other),
+            "--adapter",
+            str(adapter),
+            "--baseline",
+            "true",
+            "--stages",
+            "1",
+            "--arithmetic",
+            "false",
+            "--n",
+            "1",
+            "--out",
+            str(tmp_path / "eval"),
+        ]
+    )
     captured = capsys.readouterr()
     assert code == 2 and "does not fit the model" in captured.err and "tiny-random-llama" in captured.err
     assert "baseline stage-1" not in captured.out + captured.err and not (tmp_path / "eval").exists()
@@ -295,10 +408,12 @@ def test_cpu_defaults_are_small_and_said(tmp_path):
     notes = device_defaults(args, cuda=False)
     assert (args.stages, args.n, args.baseline) == (CPU_STAGES, CPU_PROBLEMS, "false")
     assert CPU_PROBLEMS <= 16 and max(parse_stages(CPU_STAGES)) <= 3
-    assert notes == [f"CPU defaults: stages {CPU_STAGES}, {CPU_PROBLEMS} problems per task and split, the adapter "
-                     f"only, so that the run takes minutes, not hours. The full evaluation, the GPU defaults, is "
-                     f"STAGES={GPU_STAGES} `--n {GPU_PROBLEMS} --baseline true` (hours on CPU); give any of them to "
-                     "choose"]
+    assert notes == [
+        f"CPU defaults: stages {CPU_STAGES}, {CPU_PROBLEMS} problems per task and split, the adapter "
+        f"only, so that the run takes minutes, not hours. The full evaluation, the GPU defaults, is "
+        f"STAGES={GPU_STAGES} `--n {GPU_PROBLEMS} --baseline true` (hours on CPU); give any of them to "
+        "choose"
+    ]
     args = Namespace(stages=None, n=None, baseline=None, adapter="runs/stage-1/final")
     assert device_defaults(args, cuda=True) == [] and (args.stages, args.n, args.baseline) == ("1-6", 256, "true")
     args = Namespace(stages="2", n=3, baseline="true", adapter="runs/stage-1/final")  # what the user gives stays

@@ -12,12 +12,35 @@ from tests.conftest import REPO_ROOT, run_cli
 
 def test_two_processes_train_one_run_together(tiny_model_dir, tmp_path):
     torchrun = shutil.which("torchrun", path=str(REPO_ROOT / ".venv" / "bin")) or shutil.which("torchrun")
-    proc = run_cli(torchrun or sys.executable, *([] if torchrun else ["-m", "torch.distributed.run"]),
-                   "--nproc_per_node", "2", "-m", "training.cli.train", "--config", "training/recipes/stage-1.yaml",
-                   "--model", "tiny-random-llama", "--per_device_train_batch_size", "4", "--num_generations", "2",
-                   "--report_to", "none", "--derive_max_completion_length", "false", "--max_completion_length", "8",
-                   "--max_steps", "2", "--output_dir", str(tmp_path / "run"), "--results_dir", str(tmp_path / "res"),
-                   env={"OMP_NUM_THREADS": "1"})
+    proc = run_cli(
+        torchrun or sys.executable,
+        *([] if torchrun else ["-m", "torch.distributed.run"]),
+        "--nproc_per_node",
+        "2",
+        "-m",
+        "training.cli.train",
+        "--config",
+        "training/recipes/stage-1.yaml",
+        "--model",
+        "tiny-random-llama",
+        "--per_device_train_batch_size",
+        "4",
+        "--num_generations",
+        "2",
+        "--report_to",
+        "none",
+        "--derive_max_completion_length",
+        "false",
+        "--max_completion_length",
+        "8",
+        "--max_steps",
+        "2",
+        "--output_dir",
+        str(tmp_path / "run"),
+        "--results_dir",
+        str(tmp_path / "res"),
+        env={"OMP_NUM_THREADS": "1"},
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     records = [json.loads(line) for line in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
     assert [r["data/position"] for r in records] == [4, 8]  # 2 prompts per process per step, both processes
@@ -32,8 +55,9 @@ def test_accelerate_configs_and_the_gpus_option():
         config = yaml.safe_load((REPO_ROOT / "training" / "accelerate" / f"{name}.yaml").read_text())
         assert config["distributed_type"] == kind and config["mixed_precision"] == "bf16"
     dry = subprocess.run(["make", "-n", "train-stage", "N=2", "GPUS=2"], cwd=REPO_ROOT, capture_output=True, text=True)
-    launch = ("accelerate launch --config_file training/accelerate/multi_gpu.yaml --num_processes 2 "
-              "-m training.cli.train")
+    launch = (
+        "accelerate launch --config_file training/accelerate/multi_gpu.yaml --num_processes 2 -m training.cli.train"
+    )
     assert launch in dry.stdout
     single = subprocess.run(["make", "-n", "train-stage", "N=2"], cwd=REPO_ROOT, capture_output=True, text=True)
     assert "accelerate" not in single.stdout

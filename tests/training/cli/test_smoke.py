@@ -45,8 +45,11 @@ def test_a_smoke_replaces_its_own_folder_and_refuses_any_other(tmp_path):
 
 
 def test_the_smoke_stops_at_a_failing_part_and_says_which(tmp_path, monkeypatch, capsys):
-    parts = [("first", [sys.executable, "-c", "pass"]), ("second", [sys.executable, "-c", "raise SystemExit(3)"]),
-             ("third", [sys.executable, "-c", "open('ran', 'w')"])]
+    parts = [
+        ("first", [sys.executable, "-c", "pass"]),
+        ("second", [sys.executable, "-c", "raise SystemExit(3)"]),
+        ("third", [sys.executable, "-c", "open('ran', 'w')"]),
+    ]
     monkeypatch.setattr(smoke, "smoke_commands", lambda runs_dir: parts)
     monkeypatch.chdir(tmp_path)
     assert smoke.main(["--runs_dir", str(tmp_path / "smoke")]) == 3

@@ -9,14 +9,23 @@ from training.callbacks.completion_log import read_completion_log
 
 
 def _quick(tmp_path, *extra: str) -> str:
-    return ("TRAIN_ARGS=--max_steps 1 --per_device_train_batch_size 4 --num_generations 2 "
-            f"--output_dir {tmp_path}/run --results_dir {tmp_path}/results " + " ".join(extra))
+    return (
+        "TRAIN_ARGS=--max_steps 1 --per_device_train_batch_size 4 --num_generations 2 "
+        f"--output_dir {tmp_path}/run --results_dir {tmp_path}/results " + " ".join(extra)
+    )
 
 
 def test_make_train_stage_trains_with_trackio_by_default(tiny_model_dir, tmp_path):
-    proc = run_cli("make", "-s", "train-stage", "N=3", "MODEL=tiny-random-llama",
-                   _quick(tmp_path, "--max_completion_length 8 --derive_max_completion_length false"),
-                   "INIT_ADAPTER=base", env={"TRACKIO_DIR": str(tmp_path / "trackio")})
+    proc = run_cli(
+        "make",
+        "-s",
+        "train-stage",
+        "N=3",
+        "MODEL=tiny-random-llama",
+        _quick(tmp_path, "--max_completion_length 8 --derive_max_completion_length false"),
+        "INIT_ADAPTER=base",
+        env={"TRACKIO_DIR": str(tmp_path / "trackio")},
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "run run: stage-3, 1 steps, from a fresh LoRA adapter" in proc.stdout
     assert (tmp_path / "run" / "final" / "adapter_config.json").is_file()
@@ -30,8 +39,11 @@ def test_make_train_arithmetic(tiny_model_dir, tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     record = next(read_completion_log(tmp_path / "run" / "completions.jsonl.gz"))
     assert record["id"].startswith("3x2-train-") and isinstance(record["reference"], int)
-    assert set(record["rewards"]) == {"arithmetic_exact_reward", "arithmetic_partial_reward",
-                                      "arithmetic_format_reward"}
+    assert set(record["rewards"]) == {
+        "arithmetic_exact_reward",
+        "arithmetic_partial_reward",
+        "arithmetic_format_reward",
+    }
 
 
 def test_unknown_stage_lists_the_recipes():

@@ -18,17 +18,43 @@ from tests.conftest import REPO_ROOT, run_cli
 from training.callbacks.completion_log import read_completion_log
 from training.callbacks.run_metrics import read_metric_lines, read_metrics
 
-TINY_RUN = ["--config", "training/recipes/stage-1.yaml", "--model", "tiny-random-llama",
-            "--per_device_train_batch_size", "4", "--num_generations", "2", "--report_to", "none",
-            "--derive_max_completion_length", "false", "--max_completion_length", "8",
-            "--reward_funcs", "tests.training.toy_rewards.letter_reward",
-            "--learning_rate", "0.05", "--warmup_steps", "0", "--dynamic_sampling_rounds", "1"]
+TINY_RUN = [
+    "--config",
+    "training/recipes/stage-1.yaml",
+    "--model",
+    "tiny-random-llama",
+    "--per_device_train_batch_size",
+    "4",
+    "--num_generations",
+    "2",
+    "--report_to",
+    "none",
+    "--derive_max_completion_length",
+    "false",
+    "--max_completion_length",
+    "8",
+    "--reward_funcs",
+    "tests.training.toy_rewards.letter_reward",
+    "--learning_rate",
+    "0.05",
+    "--warmup_steps",
+    "0",
+    "--dynamic_sampling_rounds",
+    "1",
+]
 
 
 def train_args(out: Path, *extra: str) -> list[str]:
-    return ["-m", "training.cli.train", *TINY_RUN, "--output_dir", str(out / "run"), "--results_dir",
-            str(out / "results"),
-            *extra]
+    return [
+        "-m",
+        "training.cli.train",
+        *TINY_RUN,
+        "--output_dir",
+        str(out / "run"),
+        "--results_dir",
+        str(out / "results"),
+        *extra,
+    ]
 
 
 def adapter_weights(folder: Path) -> dict[str, torch.Tensor]:
@@ -36,22 +62,42 @@ def adapter_weights(folder: Path) -> dict[str, torch.Tensor]:
 
 
 def test_two_grpo_steps_write_checkpoints_logs_metrics_and_results(tiny_model_dir, tmp_path):
-    proc = run_cli(*train_args(tmp_path, "--max_steps", "2", "--save_steps", "1", "--sample_outputs_steps", "1",
-                               "--progress_after_seconds", "0"))
+    proc = run_cli(
+        *train_args(
+            tmp_path,
+            "--max_steps",
+            "2",
+            "--save_steps",
+            "1",
+            "--sample_outputs_steps",
+            "1",
+            "--progress_after_seconds",
+            "0",
+        )
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "fast generation is off" not in proc.stderr  # the recipes sample with training.trainer.graph_sampler
     assert "FutureWarning" not in proc.stderr  # TRL's calls of transformers' deprecated names, at every step
     # a first run on CPU: its cost before it starts, progress inside each step, then its pace and end
-    assert "no GPU: this run trains on the CPU" in proc.stdout and "2 steps x 4 completions of up to 8 tokens" \
-        in proc.stdout and "Estimated time: " in proc.stdout
+    assert (
+        "no GPU: this run trains on the CPU" in proc.stdout
+        and "2 steps x 4 completions of up to 8 tokens" in proc.stdout
+        and "Estimated time: " in proc.stdout
+    )
     assert "step 1: sampling 4 completions:" in proc.stderr and "/8 [" in proc.stderr  # the rollout's token steps
     assert "step 1: 4 completions sampled and scored in" in proc.stdout and "now the update" in proc.stdout
     assert "step 1 of 2 took " in proc.stdout and "at that pace the last step takes" in proc.stdout
     run = tmp_path / "run"
     assert "run run: stage-1, 2 steps, from a fresh LoRA adapter" in proc.stdout
     assert sorted(p.name for p in run.glob("checkpoint-*")) == ["checkpoint-1", "checkpoint-2"]
-    for name in ("adapter_model.safetensors", "optimizer.pt", "scheduler.pt", "rng_state.pth", "trainer_state.json",
-                 "checkpoint_complete.json"):
+    for name in (
+        "adapter_model.safetensors",
+        "optimizer.pt",
+        "scheduler.pt",
+        "rng_state.pth",
+        "trainer_state.json",
+        "checkpoint_complete.json",
+    ):
         assert (run / "checkpoint-2" / name).is_file(), name
     marker = json.loads((run / "checkpoint-2" / "checkpoint_complete.json").read_text())
     assert marker["step"] == 2 and marker["data_position"] == 4  # 2 prompts per step
@@ -70,9 +116,19 @@ def test_two_grpo_steps_write_checkpoints_logs_metrics_and_results(tiny_model_di
 
     metrics = read_metrics(run / "metrics.jsonl")
     assert [m["global_step"] for m in metrics] == [1, 2]
-    for key in ("reward", "reward_std", "frac_reward_zero_std", "completions/mean_length", "completions/clipped_ratio",
-                "entropy", "learning_rate", "step_time", "num_tokens", "timestamp",
-                "groups/identical_fraction_sampled"):
+    for key in (
+        "reward",
+        "reward_std",
+        "frac_reward_zero_std",
+        "completions/mean_length",
+        "completions/clipped_ratio",
+        "entropy",
+        "learning_rate",
+        "step_time",
+        "num_tokens",
+        "timestamp",
+        "groups/identical_fraction_sampled",
+    ):
         assert key in metrics[-1], key
     assert metrics[-1]["tokens_per_second"] > 0
     assert "step 1: mean reward" in (run / "sample_outputs.log").read_text()
@@ -81,8 +137,12 @@ def test_two_grpo_steps_write_checkpoints_logs_metrics_and_results(tiny_model_di
     summary = json.loads((results / "summary.json").read_text())
     assert summary["global_step"] == 2 and summary["steps_logged"] == 2 and summary["data_position"] == 4
     assert summary["device"] == "cpu" and summary["wall_seconds"] > 0  # the model card's training time
-    assert {p.name for p in results.glob("*.png")} == {"reward.png", "zero_std_fraction.png", "completion_length.png",
-                                                         "entropy.png"}
+    assert {p.name for p in results.glob("*.png")} == {
+        "reward.png",
+        "zero_std_fraction.png",
+        "completion_length.png",
+        "entropy.png",
+    }
     assert (results / "metrics.jsonl").read_text() == (run / "metrics.jsonl").read_text()
 
 
@@ -92,8 +152,12 @@ def test_kill_9_then_resume_matches_an_uninterrupted_run(tiny_model_dir, tmp_pat
     assert straight.returncode == 0, straight.stderr[-3000:]
 
     killed = tmp_path / "killed"
-    proc = subprocess.Popen([sys.executable, *train_args(killed, *steps)], cwd=REPO_ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, *train_args(killed, *steps)],
+        cwd=REPO_ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     marker = killed / "run" / "checkpoint-2" / "checkpoint_complete.json"
     deadline = time.time() + 240
     while not marker.exists() and proc.poll() is None and time.time() < deadline:
@@ -115,8 +179,9 @@ def test_kill_9_then_resume_matches_an_uninterrupted_run(tiny_model_dir, tmp_pat
     for key in a:
         torch.testing.assert_close(a[key], b[key], rtol=0, atol=1e-6, msg=key)
     assert any(v.abs().sum() > 0 for k, v in a.items() if "lora_B" in k)
-    summaries = [json.loads((tmp_path / run / "results" / "summary.json").read_text()) for run in ("straight",
-                                                                                                   "killed")]
+    summaries = [
+        json.loads((tmp_path / run / "results" / "summary.json").read_text()) for run in ("straight", "killed")
+    ]
     assert summaries[0]["data_position"] == summaries[1]["data_position"] == 8
     assert summaries[0]["resample_position"] == summaries[1]["resample_position"]
     # metrics: one record per step, and the training time of both segments (not only the resumed one)
@@ -126,10 +191,11 @@ def test_kill_9_then_resume_matches_an_uninterrupted_run(tiny_model_dir, tmp_pat
     assert summaries[1]["wall_seconds"] > first_segment["run_seconds"] + summaries[1]["step_time_mean"]
 
     # the completions of steps 3-4: a resumed log first repeats what the kill cut short, then the rest
-    straight_log = [r for r in read_completion_log(tmp_path / "straight" / "run" / "completions.jsonl.gz")
-                    if r["step"] >= 3]
+    straight_log = [
+        r for r in read_completion_log(tmp_path / "straight" / "run" / "completions.jsonl.gz") if r["step"] >= 3
+    ]
     resumed_log = [r for r in read_completion_log(killed / "run" / "completions.jsonl.gz") if r["step"] >= 3]
-    assert [r["completion"] for r in straight_log] == [r["completion"] for r in resumed_log[-len(straight_log):]]
+    assert [r["completion"] for r in straight_log] == [r["completion"] for r in resumed_log[-len(straight_log) :]]
 
 
 def test_resume_passes_over_a_damaged_latest_checkpoint_naming_its_bad_file(tiny_model_dir, tmp_path):
@@ -148,8 +214,21 @@ def test_resume_passes_over_a_damaged_latest_checkpoint_naming_its_bad_file(tiny
 
 
 def test_collapse_guard_stops_a_run_whose_generations_are_all_identical(tiny_model_dir, tmp_path):
-    proc = run_cli(*train_args(tmp_path, "--max_steps", "6", "--save_steps", "100", "--top_k", "1",
-                               "--collapse_warn_after", "1", "--collapse_stop_after", "2"))
+    proc = run_cli(
+        *train_args(
+            tmp_path,
+            "--max_steps",
+            "6",
+            "--save_steps",
+            "100",
+            "--top_k",
+            "1",
+            "--collapse_warn_after",
+            "1",
+            "--collapse_stop_after",
+            "2",
+        )
+    )
     assert proc.returncode == 3, proc.stderr[-3000:]
     assert "collapse warning at step 1: 100% of groups have zero reward variance (100% all-identical)" in proc.stdout
     assert "collapse: stopping at step 2" in proc.stdout
@@ -161,9 +240,18 @@ def test_collapse_guard_stops_a_run_whose_generations_are_all_identical(tiny_mod
 
 
 def test_stage_2_needs_stage_1_or_an_adapter(tmp_path):
-    proc = run_cli("-m", "training.cli.train", "--config", "training/recipes/stage-2.yaml", "--model",
-                   "tiny-random-llama",
-                   "--output_dir", str(tmp_path / "stage-2"), "--report_to", "none")
+    proc = run_cli(
+        "-m",
+        "training.cli.train",
+        "--config",
+        "training/recipes/stage-2.yaml",
+        "--model",
+        "tiny-random-llama",
+        "--output_dir",
+        str(tmp_path / "stage-2"),
+        "--report_to",
+        "none",
+    )
     assert proc.returncode == 2
     assert f"stage-2 starts from stage-1's final adapter, {tmp_path}/stage-1/final, which does not exist" in proc.stderr
     assert "Traceback" not in proc.stderr
@@ -203,16 +291,26 @@ def _fails_before_loading(proc) -> None:
 def test_bad_numbers_stop_the_cli_before_the_model_loads(tmp_path):
     proc = run_cli(*train_args(tmp_path, "--max_steps", "-5", "--learning_rate", "-1"))
     _fails_before_loading(proc)
-    assert "error: --max_steps -5 must be a whole number >= 1; --learning_rate -1.0 must be a number >= 0" \
-        in proc.stderr
+    assert (
+        "error: --max_steps -5 must be a whole number >= 1; --learning_rate -1.0 must be a number >= 0" in proc.stderr
+    )
 
 
 def test_folders_that_cannot_be_written_stop_the_run_before_training(tmp_path):
     """A results folder that cannot be made was found only after training; an output folder gave a traceback."""
     blocker = tmp_path / "a-file"
     blocker.write_text("in the way")
-    proc = run_cli("-m", "training.cli.train", *TINY_RUN, "--max_steps", "1", "--output_dir", str(tmp_path / "run"),
-                   "--results_dir", str(blocker / "results"))
+    proc = run_cli(
+        "-m",
+        "training.cli.train",
+        *TINY_RUN,
+        "--max_steps",
+        "1",
+        "--output_dir",
+        str(tmp_path / "run"),
+        "--results_dir",
+        str(blocker / "results"),
+    )
     _fails_before_loading(proc)
     assert f"error: --results_dir {blocker}/results cannot be a folder: {blocker} is a file" in proc.stderr
     assert not (tmp_path / "run").exists()  # nothing was started
@@ -224,9 +322,22 @@ def test_folders_that_cannot_be_written_stop_the_run_before_training(tmp_path):
 def test_the_warm_start_checks_its_folders_before_training(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("in the way")
-    proc = run_cli("-m", "training.cli.warm_start", "--config", "training/recipes/sft-every-length.yaml", "--model",
-                   "tiny-random-llama", "--max_steps", "1", "--report_to", "none", "--output_dir",
-                   str(tmp_path / "run"), "--results_dir", str(blocker / "results"))
+    proc = run_cli(
+        "-m",
+        "training.cli.warm_start",
+        "--config",
+        "training/recipes/sft-every-length.yaml",
+        "--model",
+        "tiny-random-llama",
+        "--max_steps",
+        "1",
+        "--report_to",
+        "none",
+        "--output_dir",
+        str(tmp_path / "run"),
+        "--results_dir",
+        str(blocker / "results"),
+    )
     _fails_before_loading(proc)
     assert f"error: --results_dir {blocker}/results cannot be a folder: {blocker} is a file" in proc.stderr
 

@@ -33,10 +33,20 @@ def test_word_ranges():
 
 def _make_warm_start(train_args: str):
     """``make warm-start`` on the tiny model with small rows; fails the test with its stderr if the run fails."""
-    proc = subprocess.run(["make", "--no-print-directory", "warm-start", "MODEL=tiny-random-llama",
-                           f"TRAIN_ARGS=--per_device_train_batch_size 2 --max_length 512 --report_to none "
-                           f"--dataset_num_proc 1 {train_args}"],
-                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [
+            "make",
+            "--no-print-directory",
+            "warm-start",
+            "MODEL=tiny-random-llama",
+            f"TRAIN_ARGS=--per_device_train_batch_size 2 --max_length 512 --report_to none "
+            f"--dataset_num_proc 1 {train_args}",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "FutureWarning" not in proc.stderr  # TRL's SFTConfig sets transformers' deprecated gradient_checkpointing
     return proc
@@ -46,8 +56,10 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     """Packed rows (several problems per row, as the recipe trains) of mixed lengths."""
     from safetensors.torch import load_file
 
-    proc = _make_warm_start(f"--max_steps 3 --words 4-6,40 --problems 24 --packing true --logging_steps 1 "
-                            f"--output_dir {tmp_path}/run --results_dir {tmp_path}/res")
+    proc = _make_warm_start(
+        f"--max_steps 3 --words 4-6,40 --problems 24 --packing true --logging_steps 1 "
+        f"--output_dir {tmp_path}/run --results_dir {tmp_path}/res"
+    )
     weights = load_file(tmp_path / "run" / "final" / "adapter_model.safetensors")
     assert any("lora_B" in name and tensor.abs().sum() > 0 for name, tensor in weights.items())  # it trained
     summary = json.loads((tmp_path / "res" / "summary.json").read_text())
@@ -59,8 +71,10 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     assert "INIT_ADAPTER=" in proc.stdout
 
     # a later phase continues that adapter (make warm-start RECIPE=...): it starts from its weights and moves them
-    proc = _make_warm_start(f"--max_steps 1 --warmup_steps 0 --words 4 --init_adapter {tmp_path}/run/final "
-                            f"--output_dir {tmp_path}/next --results_dir {tmp_path}/next-res")
+    proc = _make_warm_start(
+        f"--max_steps 1 --warmup_steps 0 --words 4 --init_adapter {tmp_path}/run/final "
+        f"--output_dir {tmp_path}/next --results_dir {tmp_path}/next-res"
+    )
     assert f"continuing the adapter {tmp_path}/run/final" in proc.stdout
     after = load_file(tmp_path / "next" / "final" / "adapter_model.safetensors")
     assert after.keys() == weights.keys()
@@ -70,6 +84,7 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
 
 def test_arithmetic_rows_are_train_products_and_never_a_held_out_pair():
     from dataset_builders.arithmetic.problems import ArithmeticProblems
+
     rows = warm_start_dataset(warm_start_tasks(WarmStartArguments(task="arithmetic-3x2")), size=2000)
     held_out = ArithmeticProblems(3, 2).held_out_pairs()
     for row in rows:

@@ -12,8 +12,10 @@ def test_an_adapter_fits_its_own_base_model_and_not_another(tiny_model_dir, tmp_
     assert adapter_mismatch(model, adapter) is None
     assert adapter_base_model(adapter) == str(tiny_model_dir)
     other, _ = load_model(str(_other_base_model(tiny_model_dir, tmp_path / "other")), device="cpu")
-    assert adapter_mismatch(other, adapter) == \
-        "model.layers.0.mlp.down_proj has 64 input features in the model, 128 in the adapter (lora_A)"
+    assert (
+        adapter_mismatch(other, adapter)
+        == "model.layers.0.mlp.down_proj has 64 input features in the model, 128 in the adapter (lora_A)"
+    )
 
 
 def test_a_module_the_model_lacks_is_named(tiny_model_dir, tmp_path):

@@ -17,8 +17,15 @@ def test_every_recipe_parses():
     from training.cli.warm_start import parse_warm_start_arguments
 
     recipes = sorted(RECIPES_DIR.glob("*.yaml"))
-    assert [p.stem for p in recipes] == ["arithmetic-from-sft", "arithmetic", "sft-arithmetic", "sft-every-length",
-                                         "sft-long-texts", "sft-long-weighted", *[f"stage-{n}" for n in range(1, 7)]]
+    assert [p.stem for p in recipes] == [
+        "arithmetic-from-sft",
+        "arithmetic",
+        "sft-arithmetic",
+        "sft-every-length",
+        "sft-long-texts",
+        "sft-long-weighted",
+        *[f"stage-{n}" for n in range(1, 7)],
+    ]
     for path in recipes:
         parse = parse_warm_start_arguments if path.stem.startswith("sft-") else parse_run_arguments
         _, train_args, model = parse(["--config", str(path)])
@@ -41,14 +48,19 @@ def test_without_a_gpu_bf16_is_dropped_and_activations_are_checkpointed():
     assert grpo.gradient_checkpointing is False  # a flag still wins
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--config", STAGE_3, "--model_preset", "nope"], "no model preset 'nope'; presets: llama-3.2-3b-instruct"),
-    (["--task", "stage-7"], "no task 'stage-7': tasks are stage-1, stage-2"),
-    (["--task", "poetry"], "no task 'poetry'"),
-    (["--learning_rate", "1e-5"], "name a task"),
-    (["--config", "/nonexistent.yaml"],
-     "no recipe /nonexistent.yaml; recipes: training/recipes/arithmetic-from-sft.yaml"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--config", STAGE_3, "--model_preset", "nope"], "no model preset 'nope'; presets: llama-3.2-3b-instruct"),
+        (["--task", "stage-7"], "no task 'stage-7': tasks are stage-1, stage-2"),
+        (["--task", "poetry"], "no task 'poetry'"),
+        (["--learning_rate", "1e-5"], "name a task"),
+        (
+            ["--config", "/nonexistent.yaml"],
+            "no recipe /nonexistent.yaml; recipes: training/recipes/arithmetic-from-sft.yaml",
+        ),
+    ],
+)
 def test_bad_recipes_say_what_to_change(argv, message):
     with pytest.raises(RecipeError, match=message.replace("(", r"\(")):
         parse_run_arguments(argv)
@@ -85,20 +97,23 @@ def test_a_recipe_holds_what_differs_from_its_base(tmp_path):
         merged_config(["--config", str(tmp_path / "orphan.yaml")])
 
 
-@pytest.mark.parametrize("flags, message", [
-    (["--max_steps", "-5"], "--max_steps -5 must be a whole number >= 1"),
-    (["--max_steps", "0"], "--max_steps 0 must be a whole number >= 1"),
-    (["--learning_rate", "-1"], "--learning_rate -1.0 must be a number >= 0"),
-    (["--learning_rate", "nan"], "--learning_rate nan must be a number >= 0"),
-    (["--temperature", "0"], "--temperature 0.0 must be a number > 0"),
-    (["--save_steps", "0"], "--save_steps 0.0 must be a number > 0"),
-    (["--promotion_bar", "1.5"], r"--promotion_bar 1.5 must be a number in \[0, 1\]"),
-    (["--word_credit", "-0.5"], r"--word_credit -0.5 must be a number in \[0, 1\]"),
-    (["--max_train_minutes", "-1"], "--max_train_minutes -1.0 must be a number > 0"),
-    (["--dynamic_sampling_rounds", "-1"], "--dynamic_sampling_rounds -1 must be a whole number >= 0"),
-    (["--num_generations", "1"], "at least 2 generations per prompt"),  # TRL's own check, also a RecipeError
-    (["--per_device_train_batch_size", "5"], "generation_batch_size .5. must be divisible by num_generations"),
-])
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--max_steps", "-5"], "--max_steps -5 must be a whole number >= 1"),
+        (["--max_steps", "0"], "--max_steps 0 must be a whole number >= 1"),
+        (["--learning_rate", "-1"], "--learning_rate -1.0 must be a number >= 0"),
+        (["--learning_rate", "nan"], "--learning_rate nan must be a number >= 0"),
+        (["--temperature", "0"], "--temperature 0.0 must be a number > 0"),
+        (["--save_steps", "0"], "--save_steps 0.0 must be a number > 0"),
+        (["--promotion_bar", "1.5"], r"--promotion_bar 1.5 must be a number in \[0, 1\]"),
+        (["--word_credit", "-0.5"], r"--word_credit -0.5 must be a number in \[0, 1\]"),
+        (["--max_train_minutes", "-1"], "--max_train_minutes -1.0 must be a number > 0"),
+        (["--dynamic_sampling_rounds", "-1"], "--dynamic_sampling_rounds -1 must be a whole number >= 0"),
+        (["--num_generations", "1"], "at least 2 generations per prompt"),  # TRL's own check, also a RecipeError
+        (["--per_device_train_batch_size", "5"], "generation_batch_size .5. must be divisible by num_generations"),
+    ],
+)
 def test_numbers_out_of_range_are_a_recipe_error(flags, message):
     with pytest.raises(RecipeError, match=message):
         parse_run_arguments(["--config", STAGE_3, *flags])

@@ -19,7 +19,8 @@ def test_the_reference_step_is_the_recorded_cpu_run():
     assert step.completions == summary["grpo"]["per_device_train_batch_size"]  # one process: its generation batch
     assert step.completion_tokens == summary["grpo"]["max_completion_length"]
     assert (REPO_ROOT / CPU_REFERENCE.source / "README.md").is_file() and "2 cores" in (
-        REPO_ROOT / CPU_REFERENCE.source / "README.md").read_text()
+        REPO_ROOT / CPU_REFERENCE.source / "README.md"
+    ).read_text()
     assert step.threads == 2
 
 
@@ -34,8 +35,9 @@ def test_the_reference_parameters_are_the_embedded_model_with_the_recorded_adapt
     lora = json.loads(SUMMARY.read_text())["lora"]
     with torch.device("meta"):  # shapes only: no weights are read
         model = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained(embedded_model_dir()))
-    model = get_peft_model(model, LoraConfig(r=lora["lora_r"], lora_alpha=lora["lora_alpha"],
-                                             target_modules=lora["lora_target_modules"]))
+    model = get_peft_model(
+        model, LoraConfig(r=lora["lora_r"], lora_alpha=lora["lora_alpha"], target_modules=lora["lora_target_modules"])
+    )
     assert CPU_REFERENCE.step.parameters == pytest.approx(sum(p.numel() for p in model.parameters()), rel=1e-3)
 
 
@@ -46,8 +48,14 @@ def test_the_reference_prompt_length_is_a_stage_1_prompt_and_the_readme_has_toda
 
     tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)  # the SmolLM2 tokenizer
     task = tasks.get("stage-1")
-    lengths = [len(tokenizer.apply_chat_template(task.problem("train", i)["prompt"], add_generation_prompt=True,
-                                                 tokenize=True, return_dict=False)) for i in range(16)]
+    lengths = [
+        len(
+            tokenizer.apply_chat_template(
+                task.problem("train", i)["prompt"], add_generation_prompt=True, tokenize=True, return_dict=False
+            )
+        )
+        for i in range(16)
+    ]
     assert sum(lengths) / len(lengths) == pytest.approx(CPU_REFERENCE.step.prompt_tokens, rel=0.1)
     assert task.completion_budget(tokenizer) == STAGE_1_BUDGET  # the README's estimate is for this budget
 
@@ -55,9 +63,11 @@ def test_the_reference_prompt_length_is_a_stage_1_prompt_and_the_readme_has_toda
 def test_the_default_stage_1_run_on_two_cores_is_said_to_take_about_a_day_with_what_to_do_instead():
     step = replace(CPU_REFERENCE.step, completion_tokens=STAGE_1_BUDGET)
     lines = cpu_cost_report(200, step)
-    assert lines[0].startswith("no GPU: this run trains on the CPU (2 threads): 200 steps x 64 completions of up to "
-                               f"{STAGE_1_BUDGET} tokens, on a model of 144M parameters. Estimated time: 7.4 min a "
-                               "step, 24.6 h in all")
+    assert lines[0].startswith(
+        "no GPU: this run trains on the CPU (2 threads): 200 steps x 64 completions of up to "
+        f"{STAGE_1_BUDGET} tokens, on a model of 144M parameters. Estimated time: 7.4 min a "
+        "step, 24.6 h in all"
+    )
     assert len(lines) == 2 and "`make smoke`" in lines[1] and "--max_steps 2" in lines[1]
 
 

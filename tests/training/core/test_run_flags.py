@@ -46,14 +46,22 @@ def test_unset_flags_are_filled_with_what_the_run_needs():
     assert grpo.shuffle_dataset is False and grpo.reward_weights == [0.9, 0.1]
 
 
-@pytest.mark.parametrize("flags, message", [
-    (["--shuffle_dataset", "true"], "--shuffle_dataset True conflicts with this run, which needs False: its problems"),
-    (["--ignore_data_skip", "false"], "--ignore_data_skip False conflicts"),
-    (["--save_total_limit", "2"],
-     "--save_total_limit 2 conflicts with this run, which needs None: the checkpoint policy"),
-    (["--reward_weights", "1.0"], "--reward_weights has 1 weights for the task's 2 reward functions"),
-    (["--max_completion_length", "64", "--derive_max_completion_length", "true"], "both say how long"),
-])
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (
+            ["--shuffle_dataset", "true"],
+            "--shuffle_dataset True conflicts with this run, which needs False: its problems",
+        ),
+        (["--ignore_data_skip", "false"], "--ignore_data_skip False conflicts"),
+        (
+            ["--save_total_limit", "2"],
+            "--save_total_limit 2 conflicts with this run, which needs None: the checkpoint policy",
+        ),
+        (["--reward_weights", "1.0"], "--reward_weights has 1 weights for the task's 2 reward functions"),
+        (["--max_completion_length", "64", "--derive_max_completion_length", "true"], "both say how long"),
+    ],
+)
 def test_a_user_value_that_conflicts_with_the_run_stops_it(flags, message):
     with pytest.raises(RecipeError, match=message.replace("(", r"\(")):
         _settled(*flags)

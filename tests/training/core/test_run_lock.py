@@ -11,15 +11,18 @@ from tests.conftest import REPO_ROOT, run_cli
 from training.core.arguments import RecipeError
 from training.core.run_lock import RunFolderLocked, RunLock, hold_run_lock
 
-HOLD = ("import sys, time; from training.core.run_lock import hold_run_lock; hold_run_lock(sys.argv[1]); "
-        "print('held', flush=True); time.sleep(60)")
+HOLD = (
+    "import sys, time; from training.core.run_lock import hold_run_lock; hold_run_lock(sys.argv[1]); "
+    "print('held', flush=True); time.sleep(60)"
+)
 
 
 @pytest.fixture
 def holder(tmp_path):
     """Another process holding the lock on tmp_path/run."""
-    proc = subprocess.Popen([sys.executable, "-c", HOLD, str(tmp_path / "run")], cwd=REPO_ROOT, stdout=subprocess.PIPE,
-                            text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(tmp_path / "run")], cwd=REPO_ROOT, stdout=subprocess.PIPE, text=True
+    )
     assert proc.stdout.readline().strip() == "held"
     yield proc
     proc.kill()
@@ -50,12 +53,26 @@ def test_a_process_holds_its_own_lock_once_and_other_ranks_take_none(tmp_path, m
 
 @pytest.mark.parametrize("module", ["training.cli.train", "training.cli.warm_start"])
 def test_training_refuses_a_run_folder_in_use(holder, tmp_path, module):
-    recipe = ("training/recipes/stage-1.yaml" if module == "training.cli.train"
-              else "training/recipes/sft-every-length.yaml")
+    recipe = (
+        "training/recipes/stage-1.yaml" if module == "training.cli.train" else "training/recipes/sft-every-length.yaml"
+    )
     started = time.time()
-    proc = run_cli("-m", module, "--config", recipe, "--model", "tiny-random-llama", "--output_dir",
-                   str(tmp_path / "run"), "--results_dir", str(tmp_path / "results"), "--report_to", "none",
-                   "--max_steps", "1")
+    proc = run_cli(
+        "-m",
+        module,
+        "--config",
+        recipe,
+        "--model",
+        "tiny-random-llama",
+        "--output_dir",
+        str(tmp_path / "run"),
+        "--results_dir",
+        str(tmp_path / "results"),
+        "--report_to",
+        "none",
+        "--max_steps",
+        "1",
+    )
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert f"is in use by another run (pid {holder.pid} on " in proc.stderr and "Traceback" not in proc.stderr
     assert time.time() - started < 60  # before the model is loaded

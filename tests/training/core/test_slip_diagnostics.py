@@ -24,15 +24,18 @@ def test_the_target_words_parity_names_the_stream_while_both_texts_last():
     assert target_stream(8, 4, 4) is None  # past the end
 
 
-@pytest.mark.parametrize("completion, first, stream, slipped", [
-    (TARGET, None, None, 0),
-    ("a1 b1 a2 XX a3 b3 a4 b4", 3, "B", 1),  # a wrong word of text B
-    ("a1 b1 a2 b2 b3 a4 b4", 4, "A", 1),  # a3 left out: text A slipped
-    ("a1 b1 a2 b2 a3 a3 b3 a4 b4", 4, "A", 0),  # a3 written twice: every target word matched, text A slipped
-    ("a1 b1 a2 b2 a3 XX b3 a4 b4", 5, "B", 0),  # an extra word where b3 was due
-    ("a1 b1 a2 b2 a3 b3 a4 b4 and more", 8, None, 0),  # a correct target, then it runs on
-    ("Sure! a1 b1 a2 b2 a3 b3 a4 b4", 0, "A", 0),  # a preamble comes before the first word
-])
+@pytest.mark.parametrize(
+    "completion, first, stream, slipped",
+    [
+        (TARGET, None, None, 0),
+        ("a1 b1 a2 XX a3 b3 a4 b4", 3, "B", 1),  # a wrong word of text B
+        ("a1 b1 a2 b2 b3 a4 b4", 4, "A", 1),  # a3 left out: text A slipped
+        ("a1 b1 a2 b2 a3 a3 b3 a4 b4", 4, "A", 0),  # a3 written twice: every target word matched, text A slipped
+        ("a1 b1 a2 b2 a3 XX b3 a4 b4", 5, "B", 0),  # an extra word where b3 was due
+        ("a1 b1 a2 b2 a3 b3 a4 b4 and more", 8, None, 0),  # a correct target, then it runs on
+        ("Sure! a1 b1 a2 b2 a3 b3 a4 b4", 0, "A", 0),  # a preamble comes before the first word
+    ],
+)
 def test_the_first_slip_comes_from_the_nw_alignment(completion, first, stream, slipped):
     fields, matched, tokens = slip_fields(completion, TARGET, LENGTHS, ended=True)
     assert (fields["first_slip"], fields["first_slip_stream"], fields["slipped_words"]) == (first, stream, slipped)

@@ -37,9 +37,14 @@ for folder, resume in (("old", False), ("new", False), ("new", True)):
 
 
 def test_with_trackio_a_second_fresh_run_creates_a_new_record(tmp_path):
-    proc = subprocess.run([sys.executable, "-c", TWO_RUNS, str(tmp_path)], cwd=REPO_ROOT, capture_output=True,
-                          text=True, timeout=180, env={"TRACKIO_DIR": str(tmp_path / "trackio"),
-                                                       "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    proc = subprocess.run(
+        [sys.executable, "-c", TWO_RUNS, str(tmp_path)],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={"TRACKIO_DIR": str(tmp_path / "trackio"), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     runs = [line for line in proc.stdout.splitlines() if "existing run" in line or "new run" in line]
     assert runs == ["* Created new run: stage-1", "* Created new run: stage-1-2", "* Resumed existing run: stage-1-2"]
@@ -50,12 +55,29 @@ def test_two_fresh_training_runs_of_one_name_get_two_trackio_records(tiny_model_
 
     outputs = []
     for folder in ("first", "second"):
-        proc = run_cli("-m", "training.cli.train", "--config", "training/recipes/stage-1.yaml", "--model",
-                       "tiny-random-llama", "--per_device_train_batch_size", "2", "--num_generations", "2",
-                       "--max_steps", "1", "--derive_max_completion_length", "false", "--max_completion_length", "4",
-                       "--output_dir", str(tmp_path / folder / "stage-1"),
-                       "--results_dir", str(tmp_path / folder / "results"),
-                       env={"TRACKIO_DIR": str(tmp_path / "trackio")})
+        proc = run_cli(
+            "-m",
+            "training.cli.train",
+            "--config",
+            "training/recipes/stage-1.yaml",
+            "--model",
+            "tiny-random-llama",
+            "--per_device_train_batch_size",
+            "2",
+            "--num_generations",
+            "2",
+            "--max_steps",
+            "1",
+            "--derive_max_completion_length",
+            "false",
+            "--max_completion_length",
+            "4",
+            "--output_dir",
+            str(tmp_path / folder / "stage-1"),
+            "--results_dir",
+            str(tmp_path / folder / "results"),
+            env={"TRACKIO_DIR": str(tmp_path / "trackio")},
+        )
         assert proc.returncode == 0, proc.stderr[-3000:]
         outputs.append(proc.stdout)
     assert "Created new run: stage-1\n" in outputs[0] and "Created new run: stage-1-2\n" in outputs[1]

@@ -23,10 +23,23 @@ def test_the_grpo_trainer_turns_cudnn_attention_off(tiny_model_dir, tmp_path, cu
 
     torch.backends.cuda.enable_cudnn_sdp(True)
     rows = [{"prompt": [{"role": "user", "content": f"say {i}"}], "target": str(i)} for i in range(2)]
-    args = GRPOConfig(output_dir=str(tmp_path), max_steps=1, per_device_train_batch_size=2, num_generations=2,
-                      max_completion_length=4, report_to=[], save_strategy="no", use_cpu=True, disable_tqdm=True)
-    ObservedGRPOTrainer(model=str(tiny_model_dir), reward_funcs=[lambda completions, **kw: [0.0] * len(completions)],
-                        args=args, train_dataset=Dataset.from_list(rows))
+    args = GRPOConfig(
+        output_dir=str(tmp_path),
+        max_steps=1,
+        per_device_train_batch_size=2,
+        num_generations=2,
+        max_completion_length=4,
+        report_to=[],
+        save_strategy="no",
+        use_cpu=True,
+        disable_tqdm=True,
+    )
+    ObservedGRPOTrainer(
+        model=str(tiny_model_dir),
+        reward_funcs=[lambda completions, **kw: [0.0] * len(completions)],
+        args=args,
+        train_dataset=Dataset.from_list(rows),
+    )
     assert not torch.backends.cuda.cudnn_sdp_enabled()
 
 
@@ -39,8 +52,15 @@ def test_a_left_padded_batch_trains_with_finite_gradients_only_with_the_fix(cudn
     if not torch.cuda.is_available():
         pytest.skip("needs CUDA")
     torch.manual_seed(0)
-    config = LlamaConfig(vocab_size=1000, hidden_size=576, intermediate_size=1536, num_hidden_layers=2,
-                         num_attention_heads=9, num_key_value_heads=3, attn_implementation="sdpa")
+    config = LlamaConfig(
+        vocab_size=1000,
+        hidden_size=576,
+        intermediate_size=1536,
+        num_hidden_layers=2,
+        num_attention_heads=9,
+        num_key_value_heads=3,
+        attn_implementation="sdpa",
+    )
     model = LlamaForCausalLM(config).to("cuda", torch.bfloat16)
 
     def nan_shapes() -> list[int]:

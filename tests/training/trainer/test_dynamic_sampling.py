@@ -16,7 +16,8 @@ def _batch(rows: int, prompt_len: int, completion_len: int, fill: int) -> dict:
         "prompt_mask": torch.ones(rows, prompt_len, dtype=torch.long),
         "completion_ids": torch.full((rows, completion_len), fill),
         "completion_mask": torch.ones(rows, completion_len, dtype=torch.long),
-        "advantages": torch.full((rows,), float(fill)), "num_items_in_batch": torch.tensor(rows * completion_len),
+        "advantages": torch.full((rows,), float(fill)),
+        "num_items_in_batch": torch.tensor(rows * completion_len),
     }
 
 

@@ -27,8 +27,9 @@ def test_greedy_sampling_with_left_padding_equals_generate(tiny_model_dir):
     sampler = GraphSampler(merged_copy(policy))
     assert sampler.model.config._attn_implementation == ATTENTION and sampler.boolean_mask
     ours = sampler.sample(prompts, 12, [tokenizer.eos_token_id], tokenizer.pad_token_id, temperature=0)
-    bucketed = GraphSampler(sampler.model, batch_bucket=8).sample(prompts, 12, [tokenizer.eos_token_id],
-                                                                  tokenizer.pad_token_id, temperature=0)
+    bucketed = GraphSampler(sampler.model, batch_bucket=8).sample(
+        prompts, 12, [tokenizer.eos_token_id], tokenizer.pad_token_id, temperature=0
+    )
     assert bucketed == ours  # filler rows pad the batch to 8 and are dropped
     reused = GraphSampler(sampler.model)
     reused.sample([list(range(100, 170))] * 3, 12, [tokenizer.eos_token_id], tokenizer.pad_token_id, temperature=0)
@@ -36,9 +37,10 @@ def test_greedy_sampling_with_left_padding_equals_generate(tiny_model_dir):
     assert len(reused._shapes) == 1  # the shorter prompts were padded into the existing, longer cache
     for prompt, completion in zip(prompts, ours):
         ids = torch.tensor([prompt])
-        reference = policy.generate(input_ids=ids, attention_mask=torch.ones_like(ids), max_new_tokens=12,
-                                    do_sample=False)[0, len(prompt):].tolist()
-        assert completion == reference[:len(completion)]
+        reference = policy.generate(
+            input_ids=ids, attention_mask=torch.ones_like(ids), max_new_tokens=12, do_sample=False
+        )[0, len(prompt) :].tolist()
+        assert completion == reference[: len(completion)]
         assert len(completion) == 12 or completion[-1] == tokenizer.eos_token_id
 
 
@@ -73,12 +75,34 @@ def test_sync_weights_merges_the_current_adapter(tiny_model_dir):
 
 def test_fast_generation_falls_back_to_trls_generate_where_it_does_not_apply(tiny_model_dir, tmp_path):
     # Runs with the fast sampler (the recipes' default) are the other training tests (test_train_run.py).
-    proc = run_cli("-m", "training.cli.train", "--config", "training/recipes/stage-1.yaml", "--model",
-                   "tiny-random-llama",
-                   "--per_device_train_batch_size", "4", "--num_generations", "2", "--report_to", "none",
-                   "--derive_max_completion_length", "false", "--max_completion_length", "8", "--max_steps", "1",
-                   "--fast_generation", "true", "--top_k", "5", "--output_dir", str(tmp_path / "run"),
-                   "--results_dir", str(tmp_path / "results"))
+    proc = run_cli(
+        "-m",
+        "training.cli.train",
+        "--config",
+        "training/recipes/stage-1.yaml",
+        "--model",
+        "tiny-random-llama",
+        "--per_device_train_batch_size",
+        "4",
+        "--num_generations",
+        "2",
+        "--report_to",
+        "none",
+        "--derive_max_completion_length",
+        "false",
+        "--max_completion_length",
+        "8",
+        "--max_steps",
+        "1",
+        "--fast_generation",
+        "true",
+        "--top_k",
+        "5",
+        "--output_dir",
+        str(tmp_path / "run"),
+        "--results_dir",
+        str(tmp_path / "results"),
+    )
     assert proc.returncode == 0 and "fast generation is off (not supported with top_k)" in proc.stderr
 
 

@@ -10,8 +10,9 @@ from training.trainer.greedy_eval import eval_row, problem_records
 def _row(name, completions, references):
     task = tasks.get(name)
     rows = [{task.reference_column: r} for r in references]
-    return eval_row(task, problem_records("trained", task, completions, rows, [True] * len(completions)), "trained",
-                    "test")
+    return eval_row(
+        task, problem_records("trained", task, completions, rows, [True] * len(completions)), "trained", "test"
+    )
 
 
 def test_interleave_rows_reward_the_exact_interleave_only():
@@ -44,15 +45,22 @@ def test_eval_budget_leaves_room_for_the_longest_target():
 
 
 def test_problem_records_name_the_first_difference_and_unfinished_completions():
-    records = problem_records("trained", tasks.get("stage-1"), ["a1 b1 a2 b2", "a1 b1 a9 b2", "a1 b1"],
-                              [{"target": "a1 b1 a2 b2"}] * 3, [True, True, False], with_completions=True)
+    records = problem_records(
+        "trained",
+        tasks.get("stage-1"),
+        ["a1 b1 a2 b2", "a1 b1 a9 b2", "a1 b1"],
+        [{"target": "a1 b1 a2 b2"}] * 3,
+        [True, True, False],
+        with_completions=True,
+    )
     assert [r["exact"] for r in records] == [True, False, False]
     assert [r["first_difference"] for r in records] == [None, 2, 2]
     assert [r["ended"] for r in records] == [True, True, False]
     assert records[0]["score"] == 1.0 > records[1]["score"] and records[2]["completion"] == "a1 b1"
     assert [r["completion_words"] for r in records] == [4, 4, 2] and records[2]["reference_words"] == 4
-    arithmetic = problem_records("trained", tasks.get("arithmetic"), ["11008", "11009"], [{"answer": 11008}] * 2,
-                                 [True, True])
+    arithmetic = problem_records(
+        "trained", tasks.get("arithmetic"), ["11008", "11009"], [{"answer": 11008}] * 2, [True, True]
+    )
     assert [r["exact"] for r in arithmetic] == [True, False] and 0 < arithmetic[1]["score"] < 1
 
 

@@ -16,14 +16,20 @@ from training.trainer.grpo_trainer import TRL_ATTRIBUTES, TRL_OVERRIDES, Observe
 def parameters(function) -> str:
     """A signature as its parameter names, kinds and defaults, without annotations: ``(self, a, b=1, *args)``."""
     signature = inspect.signature(function)
-    return str(signature.replace(parameters=[p.replace(annotation=inspect.Parameter.empty)
-                                             for p in signature.parameters.values()],
-                                 return_annotation=inspect.Signature.empty))
+    return str(
+        signature.replace(
+            parameters=[p.replace(annotation=inspect.Parameter.empty) for p in signature.parameters.values()],
+            return_annotation=inspect.Signature.empty,
+        )
+    )
 
 
 def test_every_override_of_a_trl_method_is_in_the_contract():
-    overridden = {name for name, value in vars(ObservedGRPOTrainer).items()
-                  if callable(value) and name != "__init__" and hasattr(GRPOTrainer, name)}
+    overridden = {
+        name
+        for name, value in vars(ObservedGRPOTrainer).items()
+        if callable(value) and name != "__init__" and hasattr(GRPOTrainer, name)
+    }
     assert overridden == set(TRL_OVERRIDES), "add the new override (or remove the old one) in TRL_OVERRIDES"
 
 
@@ -36,6 +42,7 @@ def test_trl_methods_have_the_signatures_the_overrides_expect(name):
 def test_parameters_ignore_annotations_but_not_names_or_defaults():
     def a(self, x: int, y: str = "1") -> None: ...
     def b(self, x, y="2"): ...
+
     assert parameters(a) == "(self, x, y='1')" != parameters(b)
 
 
@@ -44,10 +51,23 @@ def test_the_attributes_the_overrides_read_exist(tiny_model_dir, tmp_path):
     from trl import GRPOConfig
 
     rows = [{"prompt": [{"role": "user", "content": f"say {i}"}], "target": str(i)} for i in range(2)]
-    args = GRPOConfig(output_dir=str(tmp_path), max_steps=1, per_device_train_batch_size=2, num_generations=2,
-                      max_completion_length=4, report_to=[], save_strategy="no", use_cpu=True, disable_tqdm=True)
-    trainer = ObservedGRPOTrainer(model=str(tiny_model_dir), args=args, train_dataset=Dataset.from_list(rows),
-                                  reward_funcs=[lambda completions, **kw: [0.0] * len(completions)])
+    args = GRPOConfig(
+        output_dir=str(tmp_path),
+        max_steps=1,
+        per_device_train_batch_size=2,
+        num_generations=2,
+        max_completion_length=4,
+        report_to=[],
+        save_strategy="no",
+        use_cpu=True,
+        disable_tqdm=True,
+    )
+    trainer = ObservedGRPOTrainer(
+        model=str(tiny_model_dir),
+        args=args,
+        train_dataset=Dataset.from_list(rows),
+        reward_funcs=[lambda completions, **kw: [0.0] * len(completions)],
+    )
     missing = [name for name in TRL_ATTRIBUTES if not hasattr(trainer, name)]
     assert not missing, f"TRL's GRPOTrainer no longer has {missing}"
     assert isinstance(trainer._metrics["train"], defaultdict) and trainer._metrics["train"].default_factory is list
@@ -62,7 +82,9 @@ def test_an_untested_trl_version_stops_with_a_message():
 
 
 def test_the_cli_checks_the_trl_version_at_start_up():
-    code = ("import sys, training.core.trl_version as v; v.TESTED_TRL = '0.1'; "
-            "from training.cli.train import main; sys.exit(main(['--config', 'training/recipes/stage-1.yaml']))")
+    code = (
+        "import sys, training.core.trl_version as v; v.TESTED_TRL = '0.1'; "
+        "from training.cli.train import main; sys.exit(main(['--config', 'training/recipes/stage-1.yaml']))"
+    )
     proc = run_cli("-c", code)
     assert proc.returncode == 2 and "but the GRPO trainer overrides private methods of TRL 0.1.*" in proc.stderr

@@ -45,8 +45,16 @@ def tokenizer(tiny_model_dir):
     return AutoTokenizer.from_pretrained(tiny_model_dir)
 
 
-@pytest.mark.parametrize("text", ["The cat sat on the mat.", "  two  spaces\nand a newline ", "U.S.-USSR 3.14 $5,000",
-                                  "émigré naïve café — “quoted”", ""])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The cat sat on the mat.",
+        "  two  spaces\nand a newline ",
+        "U.S.-USSR 3.14 $5,000",
+        "émigré naïve café — “quoted”",
+        "",
+    ],
+)
 def test_each_token_maps_to_the_word_it_writes(tokenizer, text):
     words = TokenWords(tokenizer)
     ids = tokenizer(text, add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
@@ -73,7 +81,7 @@ def test_the_tokens_of_correct_words_gain_and_the_slip_loses(tokenizer):
     five = [a for a, s in zip(advantages[1].tolist(), slipped, strict=False) if s == 0]  # "five" pays for "four"
     correct = [a for a, s in zip(advantages[1].tolist(), slipped, strict=False) if s == 1]
     assert five and correct and max(five) < 0 < min(correct)
-    assert (advantages[1, len(rows[1]):] == 0).all()  # padding
+    assert (advantages[1, len(rows[1]) :] == 0).all()  # padding
     assert advantages[0, len(rows[0]) - 1] > 0  # the end token of the exact completion: stopping there is right
 
 
@@ -92,9 +100,18 @@ def test_a_grpo_step_trains_on_per_word_advantages(tiny_model_dir, tmp_path):
     from training.trainer.grpo_trainer import ObservedGRPOTrainer
 
     rows = [{"prompt": [{"role": "user", "content": f"say {i}"}], "target": f"w{i} x y"} for i in range(2)]
-    args = GRPOConfig(output_dir=str(tmp_path), max_steps=1, per_device_train_batch_size=4, num_generations=2,
-                      max_completion_length=6, report_to=[], save_strategy="no", use_cpu=True, disable_tqdm=True,
-                      learning_rate=0.05)
+    args = GRPOConfig(
+        output_dir=str(tmp_path),
+        max_steps=1,
+        per_device_train_batch_size=4,
+        num_generations=2,
+        max_completion_length=6,
+        report_to=[],
+        save_strategy="no",
+        use_cpu=True,
+        disable_tqdm=True,
+        learning_rate=0.05,
+    )
     seen = []
 
     class Recording(ObservedGRPOTrainer):
@@ -102,8 +119,13 @@ def test_a_grpo_step_trains_on_per_word_advantages(tiny_model_dir, tmp_path):
             seen.append((inputs["advantages"].shape, inputs["completion_ids"].shape))
             return super().compute_loss(model, inputs, *args, **kwargs)
 
-    trainer = Recording(model=str(tiny_model_dir), args=args, train_dataset=Dataset.from_list(rows), word_credit=1.0,
-                        reward_funcs=[lambda completions, **kw: [float(i) for i in range(len(completions))]])
+    trainer = Recording(
+        model=str(tiny_model_dir),
+        args=args,
+        train_dataset=Dataset.from_list(rows),
+        word_credit=1.0,
+        reward_funcs=[lambda completions, **kw: [float(i) for i in range(len(completions))]],
+    )
     trainer.train()
     advantages, completions = seen[0]
     assert advantages == completions  # one advantage per completion token
@@ -112,9 +134,14 @@ def test_a_grpo_step_trains_on_per_word_advantages(tiny_model_dir, tmp_path):
 def test_a_group_that_repeats_a_slip_still_carries_word_credit():
     """Equal rewards but unequal words: GRPO's sequence advantage is zero there, per-word credit is not."""
     target = "one two three four"
-    groups = [target, target,  # all exact: nothing to learn
-              "one two six four", "one two six four",  # the same slip twice: "six" should lose
-              "nine nine nine nine", "nine nine nine nine"]  # every word wrong, but the end is right
+    groups = [
+        target,
+        target,  # all exact: nothing to learn
+        "one two six four",
+        "one two six four",  # the same slip twice: "six" should lose
+        "nine nine nine nine",
+        "nine nine nine nine",
+    ]  # every word wrong, but the end is right
     assert uniform_credit_groups(groups, [target] * 6, 2) == [0]
     assert uniform_credit_groups(["", ""], ["a b", "a b"], 2) == [0]  # nothing written: only the end, scored -1
 
@@ -123,9 +150,17 @@ def test_dynamic_sampling_keeps_repeated_slips_only_when_asked():
     from training.trainer.grpo_trainer import ObservedGRPOTrainer
 
     target = "one two three four"
-    records = [{"reward": r, "completion": c, "reference": target} for r, c in
-               [(1.0, target), (1.0, target), (0.5, "one two six four"), (0.5, "one two six four"),
-                (0.2, "one"), (0.7, "one two three")]]
+    records = [
+        {"reward": r, "completion": c, "reference": target}
+        for r, c in [
+            (1.0, target),
+            (1.0, target),
+            (0.5, "one two six four"),
+            (0.5, "one two six four"),
+            (0.2, "one"),
+            (0.7, "one two three"),
+        ]
+    ]
     trainer = object.__new__(ObservedGRPOTrainer)  # only the group logic: no model
     trainer.num_generations = 2
     trainer.keep_word_signal_groups = False
