@@ -20,7 +20,7 @@ N ?= 1
 MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
-.PHONY: help setup corpus model train-stage train-arithmetic test lint clean lock dataset-preview publish-datasets publish-metric \
+.PHONY: help setup corpus model train-stage train-arithmetic test test-all lint clean lock dataset-preview publish-datasets publish-metric \
 	publish-model publish-space publish-base-model publish hub-serve bench-metric bench-train bench-datasets space browser eval warm-start curriculum arithmetic-control \
 	smoke
 
@@ -39,6 +39,9 @@ $(STAMP): pyproject.toml requirements/lock.txt
 	@{ $(PIP) install --no-compile "$(UV_SPEC)" 2>/dev/null && $(UV) pip install -q --python $(PY) -r requirements/lock.txt; } \
 	  || { echo "uv unavailable: installing with pip (slower)"; $(PIP) install -r requirements/lock.txt 2>&1 | { grep -v "is ignored: it is neither" || true; }; }
 	@$(PIP) install --no-deps -e . 2>&1 | { grep -v "is ignored: it is neither" || true; }
+	@# Bytecode for every installed module, on all cores: where PYTHONDONTWRITEBYTECODE is set, as on CI machines, each
+	@# process would otherwise compile torch and transformers again (an import of trl took 17 s instead of 9 s).
+	@$(PY) -m compileall -q -j 0 "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" >/dev/null 2>&1 || true
 	@touch $@
 
 setup: $(STAMP)  ## create .venv with the pinned dependencies
@@ -108,11 +111,16 @@ lint: $(STAMP)  ## ruff check and ruff format --check of the whole tree (FORMAT_
 # The suite runs on TEST_WORKERS processes (pytest-xdist; 0: in one process) with one torch thread each: the tiny
 # model's operations are too small to share out, and two threads per process on two cores wait for each other.
 TEST_WORKERS ?= 2
+# `long`: end-to-end tests of several training processes each, whose parts the suite also tests one by one (make test-all)
+TEST_MARKERS ?= not gpu and not long
 test: $(STAMP) browser lint  ## run the test suite (slow tests included, gpu tests excluded), after make lint
 	@$(PY) -m dataset_builders.corpus --quiet
 	@$(PY) -m base_models --model $(MODEL) --quiet
 	@$(PY) -m base_models --model tiny-random-llama --quiet
-	@OMP_NUM_THREADS=$${OMP_NUM_THREADS:-1} $(PY) -m pytest -m "not gpu" $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist worksteal) $(PYTEST_ARGS)
+	@OMP_NUM_THREADS=$${OMP_NUM_THREADS:-1} $(PY) -m pytest -m "$(TEST_MARKERS)" $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist worksteal) $(PYTEST_ARGS)
+
+test-all: $(STAMP) browser lint  ## make test plus the long end-to-end tests (chains, two-process training, trackio records: ~5 more minutes)
+	@$(MAKE) --no-print-directory test TEST_MARKERS="not gpu"
 
 lock: $(STAMP)  ## rewrite requirements/lock.txt from the current .venv
 	@{ echo "# Pinned dependency set for this project (CPU; Python 3.11), written by 'make lock'."; \

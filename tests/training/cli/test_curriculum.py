@@ -91,6 +91,7 @@ def test_bad_chain_files_say_what_is_wrong(tmp_path):
             read_chain(tmp_path / "chain.yaml")
 
 
+@pytest.mark.long  # the chain's parts: the chain tests above, make warm-start, make train-stage, make eval
 def test_make_curriculum_runs_a_chain_and_stops_at_a_failing_step(tiny_model_dir, tmp_path):
     """A two-step chain on the tiny model (a supervised step, then a GRPO step from its adapter), run twice: the
     second time both steps are skipped and only the eval runs. A chain whose step fails stops with its exit code."""

@@ -5,11 +5,13 @@ import shutil
 import subprocess
 import sys
 
+import pytest
 import yaml
 
 from tests.conftest import REPO_ROOT, run_cli
 
 
+@pytest.mark.long  # two training processes (torchrun) on the CPU
 def test_two_processes_train_one_run_together(tiny_model_dir, tmp_path):
     torchrun = shutil.which("torchrun", path=str(REPO_ROOT / ".venv" / "bin")) or shutil.which("torchrun")
     proc = run_cli(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -146,10 +147,20 @@ def test_two_grpo_steps_write_checkpoints_logs_metrics_and_results(tiny_model_di
     assert (results / "metrics.jsonl").read_text() == (run / "metrics.jsonl").read_text()
 
 
-def test_kill_9_then_resume_matches_an_uninterrupted_run(tiny_model_dir, tmp_path):
-    steps = ["--max_steps", "4", "--save_steps", "2"]
-    straight = run_cli(*train_args(tmp_path / "straight", *steps))
-    assert straight.returncode == 0, straight.stderr[-3000:]
+FOUR_STEPS = ["--max_steps", "4", "--save_steps", "2"]
+
+
+@pytest.fixture(scope="module")
+def four_steps(tiny_model_dir, tmp_path_factory) -> Path:
+    """One uninterrupted run of 4 steps (checkpoints 2 and 4) for the resume tests, which copy what they change."""
+    out = tmp_path_factory.mktemp("four-steps")
+    proc = run_cli(*train_args(out, *FOUR_STEPS))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return out
+
+
+def test_kill_9_then_resume_matches_an_uninterrupted_run(four_steps, tmp_path):
+    steps = FOUR_STEPS
 
     killed = tmp_path / "killed"
     proc = subprocess.Popen(
@@ -174,14 +185,12 @@ def test_kill_9_then_resume_matches_an_uninterrupted_run(tiny_model_dir, tmp_pat
     assert "resuming checkpoint-2 at problem 4" in resumed.stdout
     assert "pruned checkpoint-3 (incomplete)" in resumed.stdout
 
-    a, b = adapter_weights(tmp_path / "straight" / "run" / "final"), adapter_weights(killed / "run" / "final")
+    a, b = adapter_weights(four_steps / "run" / "final"), adapter_weights(killed / "run" / "final")
     assert a.keys() == b.keys()
     for key in a:
         torch.testing.assert_close(a[key], b[key], rtol=0, atol=1e-6, msg=key)
     assert any(v.abs().sum() > 0 for k, v in a.items() if "lora_B" in k)
-    summaries = [
-        json.loads((tmp_path / run / "results" / "summary.json").read_text()) for run in ("straight", "killed")
-    ]
+    summaries = [json.loads((out / "results" / "summary.json").read_text()) for out in (four_steps, killed)]
     assert summaries[0]["data_position"] == summaries[1]["data_position"] == 8
     assert summaries[0]["resample_position"] == summaries[1]["resample_position"]
     # metrics: one record per step, and the training time of both segments (not only the resumed one)
@@ -191,16 +200,13 @@ def test_kill_9_then_resume_matches_an_uninterrupted_run(tiny_model_dir, tmp_pat
     assert summaries[1]["wall_seconds"] > first_segment["run_seconds"] + summaries[1]["step_time_mean"]
 
     # the completions of steps 3-4: a resumed log first repeats what the kill cut short, then the rest
-    straight_log = [
-        r for r in read_completion_log(tmp_path / "straight" / "run" / "completions.jsonl.gz") if r["step"] >= 3
-    ]
+    straight_log = [r for r in read_completion_log(four_steps / "run" / "completions.jsonl.gz") if r["step"] >= 3]
     resumed_log = [r for r in read_completion_log(killed / "run" / "completions.jsonl.gz") if r["step"] >= 3]
     assert [r["completion"] for r in straight_log] == [r["completion"] for r in resumed_log[-len(straight_log) :]]
 
 
-def test_resume_passes_over_a_damaged_latest_checkpoint_naming_its_bad_file(tiny_model_dir, tmp_path):
-    first = run_cli(*train_args(tmp_path, "--max_steps", "4", "--save_steps", "2"))
-    assert first.returncode == 0, first.stderr[-3000:]
+def test_resume_passes_over_a_damaged_latest_checkpoint_naming_its_bad_file(four_steps, tmp_path):
+    shutil.copytree(four_steps / "run", tmp_path / "run")
     optimizer = tmp_path / "run" / "checkpoint-4" / "optimizer.pt"
     optimizer.write_bytes(optimizer.read_bytes()[: optimizer.stat().st_size // 2])  # a save cut short by a full disk
     resumed = run_cli(*train_args(tmp_path, "--max_steps", "6", "--save_steps", "2", "--resume", "true"))

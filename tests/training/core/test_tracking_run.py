@@ -4,6 +4,8 @@ import subprocess
 import sys
 from types import SimpleNamespace
 
+import pytest
+
 from tests.conftest import REPO_ROOT
 from training.core.tracking_run import name_tracking_run, tracking_run_name
 
@@ -50,6 +52,7 @@ def test_with_trackio_a_second_fresh_run_creates_a_new_record(tmp_path):
     assert runs == ["* Created new run: stage-1", "* Created new run: stage-1-2", "* Resumed existing run: stage-1-2"]
 
 
+@pytest.mark.long  # the naming in process: test_with_trackio_a_second_fresh_run_creates_a_new_record
 def test_two_fresh_training_runs_of_one_name_get_two_trackio_records(tiny_model_dir, tmp_path):
     from tests.conftest import run_cli
 
