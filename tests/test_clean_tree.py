@@ -13,7 +13,7 @@ def _suite(pytester, monkeypatch, body: str):
     subprocess.run(["git", "init", "-q"], cwd=pytester.path, check=True)
     pytester.makepyfile(test_one=body)
     (pytester.path / "kept.txt").write_text("committed\n")
-    (pytester.path / ".gitignore").write_text("runpytest-*/\n")  # pytester's basetemp, inside this repo
+    (pytester.path / ".gitignore").write_text("runpytest-*/\n__pycache__/\n")  # pytester's basetemp; bytecode
     subprocess.run(["git", "add", "-A"], cwd=pytester.path, check=True)
     subprocess.run(
         ["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "x"], cwd=pytester.path, check=True

@@ -3,23 +3,9 @@
 import json
 
 from tests.conftest import run_cli
+from tests.training.tiny_run import TINY_GRPO
 
-SMALL = [
-    "--model",
-    "tiny-random-llama",
-    "--per_device_train_batch_size",
-    "4",
-    "--num_generations",
-    "2",
-    "--report_to",
-    "none",
-    "--derive_max_completion_length",
-    "false",
-    "--max_completion_length",
-    "8",
-    "--max_steps",
-    "4",
-]
+SMALL = [*TINY_GRPO, "--max_steps", "4"]
 
 
 def test_a_stage_that_passes_its_bar_stops_and_keeps_the_promoted_adapter(tiny_model_dir, tmp_path):

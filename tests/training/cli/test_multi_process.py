@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from tests.conftest import REPO_ROOT, run_cli
+from tests.training.tiny_run import STAGE_1, TINY_GRPO
 
 
 @pytest.mark.long  # two training processes (torchrun) on the CPU
@@ -21,20 +22,8 @@ def test_two_processes_train_one_run_together(tiny_model_dir, tmp_path):
         "2",
         "-m",
         "training.cli.train",
-        "--config",
-        "training/recipes/stage-1.yaml",
-        "--model",
-        "tiny-random-llama",
-        "--per_device_train_batch_size",
-        "4",
-        "--num_generations",
-        "2",
-        "--report_to",
-        "none",
-        "--derive_max_completion_length",
-        "false",
-        "--max_completion_length",
-        "8",
+        *STAGE_1,
+        *TINY_GRPO,
         "--max_steps",
         "2",
         "--output_dir",

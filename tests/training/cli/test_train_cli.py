@@ -55,6 +55,7 @@ def test_unknown_stage_lists_the_recipes():
 
 
 @pytest.mark.slow
+@pytest.mark.long  # a minute of one core: the real model's step on CPU (make test-all)
 def test_make_train_stage_1_with_the_embedded_default(tmp_path):
     """The README's first command with the real SmolLM2-135M-Instruct, for one short step on CPU (without dynamic
     sampling's extra rounds: the untrained model's equal rewards would triple the generation)."""

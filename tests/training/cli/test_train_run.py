@@ -16,24 +16,13 @@ import torch
 from safetensors.torch import load_file
 
 from tests.conftest import REPO_ROOT, run_cli
+from tests.training.tiny_run import STAGE_1, TINY_GRPO
 from training.callbacks.completion_log import read_completion_log
 from training.callbacks.run_metrics import read_metric_lines, read_metrics
 
 TINY_RUN = [
-    "--config",
-    "training/recipes/stage-1.yaml",
-    "--model",
-    "tiny-random-llama",
-    "--per_device_train_batch_size",
-    "4",
-    "--num_generations",
-    "2",
-    "--report_to",
-    "none",
-    "--derive_max_completion_length",
-    "false",
-    "--max_completion_length",
-    "8",
+    *STAGE_1,
+    *TINY_GRPO,
     "--reward_funcs",
     "tests.training.toy_rewards.letter_reward",
     "--learning_rate",

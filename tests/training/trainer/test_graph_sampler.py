@@ -3,6 +3,7 @@
 import torch
 
 from tests.conftest import run_cli
+from tests.training.tiny_run import STAGE_1, TINY_GRPO
 
 
 def _policy(tiny_model_dir):
@@ -78,20 +79,8 @@ def test_fast_generation_falls_back_to_trls_generate_where_it_does_not_apply(tin
     proc = run_cli(
         "-m",
         "training.cli.train",
-        "--config",
-        "training/recipes/stage-1.yaml",
-        "--model",
-        "tiny-random-llama",
-        "--per_device_train_batch_size",
-        "4",
-        "--num_generations",
-        "2",
-        "--report_to",
-        "none",
-        "--derive_max_completion_length",
-        "false",
-        "--max_completion_length",
-        "8",
+        *STAGE_1,
+        *TINY_GRPO,
         "--max_steps",
         "1",
         "--fast_generation",
