@@ -77,14 +77,18 @@ class TokenWords:
         return [i if i != END and i <= last else END for i in indices]
 
 
+def clamped(score: float, scoring: Scoring = DEFAULT_SCORING) -> float:
+    """A word's score as one token bears it: within [gap or mismatch, match], one decision's unit of credit."""
+    return float(min(scoring.match, max(min(scoring.gap, scoring.mismatch), score)))
+
+
 def token_scores(
     token_ids: Sequence[int], target: str, token_words: TokenWords, scoring: Scoring = DEFAULT_SCORING
 ) -> list[float]:
     """Each token's word score (the end's score for the tokens after the last word), per ``word_scores`` of the
     text the tokens spell, clamped to [gap, match]."""
     scores, end = word_scores(token_words.text(token_ids), target, scoring)
-    low, high = min(scoring.gap, scoring.mismatch), scoring.match
-    return [float(min(high, max(low, scores[i] if i != END else end))) for i in token_words.word_index(token_ids)]
+    return [clamped(scores[i] if i != END else end, scoring) for i in token_words.word_index(token_ids)]
 
 
 def uniform_credit_groups(
@@ -93,7 +97,6 @@ def uniform_credit_groups(
     """Indices of the groups whose words (and ends) all score alike, clamped as tokens are: per-word credit gives
     every token of such a group zero advantage (all exact, say). A group that repeats one slip is not among them: its
     equal rewards give GRPO's sequence advantage nothing, yet its slipped word scores below its other words."""
-    low, high = min(scoring.gap, scoring.mismatch), scoring.match
     uniform = []
     for g, start in enumerate(range(0, len(completions), group_size)):
         values = set()
@@ -101,7 +104,7 @@ def uniform_credit_groups(
             completions[start : start + group_size], targets[start : start + group_size], strict=True
         ):
             scores, end = word_scores(completion, target, scoring)
-            values.update(min(high, max(low, v)) for v in [*scores, end])
+            values.update(clamped(v, scoring) for v in [*scores, end])
         if len(values) <= 1:
             uniform.append(g)
     return uniform
