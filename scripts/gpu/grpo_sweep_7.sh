@@ -6,9 +6,9 @@
 #   ARM=e  keep-lr5e-4  + --learning_rate 5e-4 (lr 1e-3 collapsed in batch 1, before per-word credit)
 # Each arm alone, 8 minutes of training, then validation (256) + test (256). Pick on validation.
 source scripts/gpu/setup.sh
-RECIPE="--learning_rate 3e-4 --per_device_train_batch_size 128 --word_credit 0.5 --keep_word_signal_groups true"
+RECIPE="--per_device_train_batch_size 128 --word_credit 0.5 --keep_word_signal_groups true"
 case ${ARM:?set ARM=d or e} in
-  d) name=keep-mu2;    flags="$RECIPE --num_iterations 2" ;;
+  d) name=keep-mu2;    flags="$RECIPE --learning_rate 3e-4 --num_iterations 2" ;;
   e) name=keep-lr5e-4; flags="$RECIPE --learning_rate 5e-4" ;;
 esac
 MINUTES=8 bash scripts/gpu/grpo_arms.sh $name="$flags"
