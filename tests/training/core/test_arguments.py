@@ -74,10 +74,13 @@ def test_unknown_recipe_keys_are_named(tmp_path):
 
 
 def test_a_recipe_holds_what_differs_from_its_base(tmp_path):
-    """Stage recipes name bases/grpo.yaml and hold only what differs; a base may name a base of its own."""
+    """Stage recipes name bases/interleave.yaml (itself on bases/grpo.yaml) and hold only what differs."""
     _, grpo_3, _ = parse_run_arguments(["--config", STAGE_3])
     _, grpo_6, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "stage-6.yaml")])
-    assert grpo_3.learning_rate == grpo_6.learning_rate == 2e-5 and grpo_3.num_generations == 8  # from the base
+    assert grpo_3.learning_rate == grpo_6.learning_rate == 3e-4 and grpo_3.num_generations == 8  # from the bases
+    assert grpo_3.per_device_train_batch_size == 128 and grpo_3.logging_steps == 1  # interleave.yaml, grpo.yaml
+    _, arithmetic, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "arithmetic-from-sft.yaml")])
+    assert arithmetic.learning_rate == 2e-5 and arithmetic.per_device_train_batch_size == 64  # grpo.yaml only
     assert (grpo_3.max_steps, grpo_6.max_steps) == (200, 100)  # stage 6 overrides the base
     for n in range(1, 7):
         assert len((RECIPES_DIR / f"stage-{n}.yaml").read_text().splitlines()) <= 10
