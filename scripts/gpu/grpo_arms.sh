@@ -5,7 +5,7 @@
 # Writes $LAB/results/NAME/ (metrics, summary, plots, train.log, promotion.jsonl, eval-validation/) and packs
 # $LAB/results into $OUT/results.tar.gz (the probe's inputs.pt left out). scripts/gpu/setup.sh must be ready.
 source scripts/gpu/setup.sh
-ready || { echo "set-up incomplete: carry .gpu/a, .gpu/b, .gpu/c first"; exit 2; }
+ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 INIT=${INIT:-$PWD/.carry/sft-start}; STAGE=${STAGE:-1}; MINUTES=${MINUTES:-5.5}
 arm() {  # NAME FLAGS...
   local name=$1; shift

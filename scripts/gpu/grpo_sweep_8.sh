@@ -14,7 +14,7 @@
 #   PART=warmup30   the recipe with 30 warm-up steps instead of 5 (constant after)
 # Pick on validation; the test split reports.
 source scripts/gpu/setup.sh
-ready || { echo "set-up incomplete: carry .gpu/a, .gpu/b, .gpu/c first"; exit 2; }
+ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 test_eval() {  # NAME STAGES
   python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/$1/final --stages $2 --n 256 \
     --split test --arithmetic false --baseline false --out $LAB/results/$1/eval-test 2>&1 | grep "^| stage"
@@ -35,9 +35,9 @@ case ${PART:?set PART=start, stage1, stage2, lr5e-4 or warmup30} in
     pack_out sft-start runs/sft-start/final/adapter_config.json runs/sft-start/final/adapter_model.safetensors ;;
   stage1)   INIT=$LAB/runs/sft-start/final stage1_arm stage-1 ;;
   stage2)
-    INIT=$LAB/runs/stage-1/final STAGE=2 MINUTES=7.5 EVAL_STAGES="1 2" bash scripts/gpu/grpo_arms.sh stage-2=""
+    INIT=$LAB/runs/stage-1/final STAGE=2 MINUTES=7.5 EVAL_STAGES=1-2 bash scripts/gpu/grpo_arms.sh stage-2=""
     pack_out adapter-stage-2 runs/stage-2/final/adapter_config.json runs/stage-2/final/adapter_model.safetensors
-    test_eval stage-2 "1 2" ;;
+    test_eval stage-2 1-2 ;;
   lr5e-4)   stage1_arm lr5e-4 --learning_rate 5e-4 ;;
   warmup30) stage1_arm warmup30 --warmup_steps 30 ;;
 esac

@@ -1,21 +1,38 @@
 # The one set-up of a lent GPU machine (source it from the project root: `source scripts/gpu/setup.sh`).
-# Idempotent: installs what the carried bundles of scripts/gpu/pack.sh hold and is not there yet
-# (.gpu/a: the first model half; .gpu/b: the wheels and the second half -> bf16 safetensors model; .gpu/c: the built
-# corpus), then exports what the project's modules need. One call carries at most 64 MiB with the working tree
-# (~13 MB), so carry .gpu/a, .gpu/b and .gpu/c in three calls in a row; a machine that went cold needs all three.
+# Idempotent: installs what the carried bundles of scripts/gpu/pack.sh hold and is not there yet, then exports what
+# the project's modules need. pack.sh cuts the model (a GGUF) into parts so that each call's carry fits beside the
+# working tree in 64 MiB: carry .gpu/1, .gpu/2, ... one per call, in calls in a row (the machine goes cold after
+# ~30 s idle), each running `source scripts/gpu/setup.sh`. The last bundle brings the wheels and the corpus; once
+# every part named in `parts` is here, the model is joined, checked and converted (~50 s). A machine that went cold
+# needs them all again.
 G=/tmp/gpu
 mkdir -p $G
-[ -f .gpu/a/model.part_aa ] && [ ! -f $G/model.part_aa ] && cp .gpu/a/model.part_aa $G/
+for part in .gpu/*/model.part_* .gpu/*/parts; do
+  [ -f "$part" ] && [ ! -f $G/$(basename $part) ] && cp "$part" $G/
+done
 wheels=$(ls .gpu/*/wheels/*.whl 2>/dev/null)
 if [ -n "$wheels" ] && [ ! -f $G/.wheels-installed ]; then
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target $G/site $wheels \
     && touch $G/.wheels-installed
 fi
-if [ -f .gpu/b/model.part_ab ] && [ ! -f $G/smollm2-135m-instruct/model.safetensors ]; then
-  bash .gpu/b/finish.sh >/dev/null 2>&1 || echo "model conversion failed (is .gpu/a's half there?)"
+if [ -f $G/.wheels-installed ] && [ -f $G/parts ] && [ ! -f $G/smollm2-135m-instruct/model.safetensors ] \
+  && (cd $G && sha256sum -c --quiet parts 2>/dev/null); then
+  cat $G/model.part_* > $G/smollm2.gguf && rm $G/model.part_*
+  echo "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53  $G/smollm2.gguf" | sha256sum -c --quiet \
+    && PYTHONPATH=$G/site python3 - $G/smollm2-135m-instruct <<'PY' >/dev/null 2>&1 || echo "model conversion failed"
+import sys, torch
+from transformers import AutoModelForCausalLM, AutoTokenizer
+tok = AutoTokenizer.from_pretrained("/tmp/gpu", gguf_file="smollm2.gguf")
+model = AutoModelForCausalLM.from_pretrained("/tmp/gpu", gguf_file="smollm2.gguf", dtype=torch.bfloat16)
+model.hf_quantizer = None
+if hasattr(model.config, "quantization_config"):
+    del model.config.quantization_config
+model.save_pretrained(sys.argv[1])
+tok.save_pretrained(sys.argv[1])
+PY
 fi
-if [ -f .gpu/c/corpus.tar.xz ] && [ ! -f $G/corpus/passages.jsonl ]; then  # xz: .gpu/b + .gpu/c fit one call
-  python3 - .gpu/c/corpus.tar.xz $G/corpus <<'PY'
+if [ -f .gpu/*/corpus.tar.xz ] && [ ! -f $G/corpus/passages.jsonl ]; then
+  python3 - .gpu/*/corpus.tar.xz $G/corpus <<'PY'
 import pathlib, sys, tarfile
 out = pathlib.Path(sys.argv[2])
 out.mkdir(parents=True, exist_ok=True)
