@@ -19,6 +19,15 @@ from dataset_builders.prompts import completion_text
 RESAMPLE_START = 5_000_000  # first index of the resampling range (a run draws problems 0, 1, 2, ... in order)
 
 
+def taking_turns(streams: Sequence[Callable[[int], datasets.IterableDataset]], start: int, offset: int = 0):
+    """One stream of problems ``start, start + 1, ...`` in which the ``streams`` take turns: position ``i`` is problem
+    ``offset + i // k`` of stream ``i % k`` (k streams), so a run that resumes at ``start`` continues the same order."""
+    k = len(streams)
+    turns = [(start + t) % k for t in range(k)]  # the stream of position start, then the next ones
+    parts = [streams[j](offset + (start + t) // k) for t, j in enumerate(turns)]
+    return parts[0] if k == 1 else datasets.interleave_datasets(parts, stopping_strategy="first_exhausted")
+
+
 def first_difference(completion: list[str], reference: list[str]) -> int | None:
     """Index of the first word where ``completion`` and ``reference`` differ (None: the same words)."""
     for i, (got, want) in enumerate(zip(completion, reference)):
@@ -116,6 +125,10 @@ class Task(ABC):
     def score(self, completion, row: dict) -> dict:
         """The per-problem record of one completion (see ``score_batch``)."""
         return self.score_batch([completion], [row])[0]
+
+    def with_train_words(self, words: Sequence[int]) -> Task:
+        """A copy that trains on problems of ``words`` words per text (interleave tasks only)."""
+        raise ValueError(f"{self.name} has no words per text to vary: train lengths apply to the interleave tasks")
 
     def with_rewards(self, reward_funcs: Sequence[Callable], reward_weights: Sequence[float] | None = None) -> Task:
         """A copy of this task with other rewards (equal weights unless given)."""

@@ -25,6 +25,21 @@ class UnknownTask(ValueError):
     """A name that stands for no task; the message lists the names there are."""
 
 
+class BadWords(ValueError):
+    """A words-per-text spec that is not counts and ranges such as ``4-25`` or ``4,10,25``."""
+
+
+def parse_words(spec: str) -> list[int]:
+    """``"4-25"`` -> [4, ..., 25]; ``"10"`` -> [10]; ``"4-6,10,500"`` -> [4, 5, 6, 10, 500]."""
+    counts: set[int] = set()
+    for part in str(spec).replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()) or int(first) < 1 or int(last or first) < int(first):
+            raise BadWords(f"{spec!r}: expected word counts and ranges such as 4-25 or 4,10,25,50")
+        counts.update(range(int(first), int(last or first) + 1))
+    return sorted(counts)
+
+
 def names() -> list[str]:
     """The curriculum's and the arithmetic control's task names, in table order."""
     return [f"stage-{stage}" for stage in STAGE_WORDS] + ["arithmetic"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from functools import cached_property
 
@@ -14,7 +15,7 @@ from dataset_builders.interleave_curriculum.problems import InterleaveProblems
 from dataset_builders.interleave_curriculum.rewards import INTERLEAVE_REWARD_WEIGHTS, INTERLEAVE_REWARDS
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
 from dataset_builders.interleave_curriculum.streaming import curriculum_dataset, curriculum_stream
-from dataset_builders.task import Task
+from dataset_builders.task import RESAMPLE_START, Task, taking_turns
 
 DATASET_FOLDER = "interleave-curriculum"  # the published dataset (publishing.dataset_folders writes it)
 # Train problems whose targets the budget measures: 4 cycles of the register mix's 25 register pairs, so the
@@ -32,6 +33,7 @@ class InterleaveTask(Task):
     description = "Interleaving two texts"
     dataset_folder = DATASET_FOLDER
     held_out_splits = tuple(split for split in ALL_SPLITS if split != "train")  # out_of_register too
+    train_words: tuple[int, ...] = ()  # with_train_words: the lengths train problems take turns over (empty: words)
 
     def __init__(self, name: str, n_words: int, seed: int = 0):
         super().__init__(seed)
@@ -52,6 +54,27 @@ class InterleaveTask(Task):
 
     def stream(self, start_index: int) -> datasets.IterableDataset:
         return curriculum_stream(n_words=self.words, seed=self.seed, start_index=start_index)
+
+    def with_train_words(self, words: Sequence[int]) -> InterleaveTask:
+        """A copy whose train problems, and dynamic sampling's, take turns over ``words`` words per text (every batch
+        mixes lengths: shorter ones replay earlier stages). Validation, test, scoring, the name and the previous
+        stage stay this task's; the completion budget covers the longest length."""
+        task = copy.copy(self)
+        task.train_words = tuple(sorted(set(words)))
+        return task
+
+    def _length_tasks(self) -> list[InterleaveTask]:
+        return [InterleaveTask(f"words-{n}", n, self.seed) for n in self.train_words]
+
+    def train_stream(self, start_index: int = 0) -> datasets.IterableDataset:
+        if not self.train_words:
+            return self.stream(start_index)
+        return taking_turns([task.stream for task in self._length_tasks()], start_index)
+
+    def resample_problems(self, position: int = 0):
+        if not self.train_words:
+            return super().resample_problems(position)
+        return iter(taking_turns([task.stream for task in self._length_tasks()], position, offset=RESAMPLE_START))
 
     def problems(self, split: str, size: int | None = None) -> datasets.Dataset:
         return curriculum_dataset(split, n_words=self.words, seed=self.seed, size=size)
@@ -84,7 +107,8 @@ class InterleaveTask(Task):
         """The one budget formula, at least the longest train target of the sample and of ``references``: the mean
         alone, even x 1.3, left out pairs of the register mix's densest texts (issue 18's numbers)."""
         longest = max((len(tokenizer(r, add_special_tokens=False)["input_ids"]) for r in references), default=0)
-        return completion_budget(self.expected_tokens(tokenizer), max(longest, *self.train_target_tokens(tokenizer)))
+        own = completion_budget(self.expected_tokens(tokenizer), max(longest, *self.train_target_tokens(tokenizer)))
+        return max([own, *(task.completion_budget(tokenizer) for task in self._length_tasks())])
 
     def _scores(self, completions: Sequence[str], references: Sequence[str]) -> list[tuple[float, bool]]:
         from metrics.needleman_wunsch.nw_alignment import nw_scores

@@ -79,3 +79,36 @@ def test_tables_sort_the_curriculum_by_length_then_arithmetic():
         "stage-6",
         "arithmetic",
     ]
+
+
+def test_train_lengths_take_turns_and_resume_where_they_left_off(tiny_model_dir):
+    """--train_words: a stage's train stream (and dynamic sampling's) cycles through the lengths; the held-out
+    problems, the name and the previous stage stay the stage's; the budget covers the longest length."""
+    from transformers import AutoTokenizer
+
+    stage = tasks.get("stage-2")
+    mixed = stage.with_train_words(tasks.parse_words("4,10-11"))
+    assert mixed.train_words == (4, 10, 11) and stage.train_words == ()  # a copy
+    assert (mixed.name, mixed.words, mixed.previous) == ("stage-2", 25, "stage-1")
+    assert mixed.problem("validation", 0) == stage.problem("validation", 0)
+
+    def lengths(rows, n):
+        return [(row["n_words"], row["id"].split("-")[-1]) for _, row in zip(range(n), rows)]
+
+    first = lengths(mixed.train_stream(0), 7)
+    assert [n for n, _ in first] == [4, 10, 11, 4, 10, 11, 4]
+    assert [int(i) for _, i in first] == [0, 0, 0, 1, 1, 1, 2]  # problem i // 3 of each length
+    assert lengths(mixed.train_stream(4), 3) == first[4:7]  # a resumed run continues the same order
+    resampled = lengths(mixed.resample_problems(2), 2)
+    assert resampled == [(11, "5000000"), (4, "5000001")]  # positions 2 and 3 of the resampling range
+    assert lengths(stage.train_stream(0), 1)[0][0] == 25  # without train lengths: the stage's own
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)  # the SmolLM2 tokenizer
+    longer = tasks.get("stage-1").with_train_words([4, 25])
+    assert longer.completion_budget(tokenizer) == tasks.get("stage-2").completion_budget(tokenizer)
+    assert longer.completion_budget(tokenizer) > tasks.get("stage-1").completion_budget(tokenizer)
+    with pytest.raises(ValueError, match="interleave tasks"):
+        tasks.get("arithmetic").with_train_words([4])
+    for bad in ("6-4", "0", "x"):
+        with pytest.raises(tasks.BadWords, match="word counts and ranges"):
+            tasks.parse_words(bad)

@@ -70,14 +70,13 @@ class WarmStartArguments:
 
 
 def parse_words(spec: str) -> list[int]:
-    """``"4-25"`` -> [4, ..., 25]; ``"10"`` -> [10]; ``"4-6,10,500"`` -> [4, 5, 6, 10, 500]."""
-    counts: set[int] = set()
-    for part in str(spec).replace(" ", "").split(","):
-        first, dash, last = part.partition("-")
-        if not first.isdigit() or (dash and not last.isdigit()) or int(first) < 1 or int(last or first) < int(first):
-            raise RecipeError(f"--words {spec!r}: expected word counts and ranges such as 4-25 or 4,10,25,50")
-        counts.update(range(int(first), int(last or first) + 1))
-    return sorted(counts)
+    """``--words``: ``dataset_builders.tasks.parse_words``, its mistakes as a ``RecipeError``."""
+    from dataset_builders import tasks
+
+    try:
+        return tasks.parse_words(spec)
+    except tasks.BadWords as exc:
+        raise RecipeError(f"--words {exc}") from None
 
 
 def warm_start_tasks(args: WarmStartArguments) -> list:

@@ -42,6 +42,14 @@ class RunArguments:
         default=None,
         metadata={"help": "what to train on: stage-1 ... stage-6 (curriculum), words-N, arithmetic or arithmetic-AxB"},
     )
+    train_words: str | None = field(
+        default=None,
+        metadata={
+            "help": "interleave tasks: train on problems of these words per text, taking turns (counts and ranges, e.g. "
+            "4-25: every batch mixes lengths, the shorter ones replaying earlier stages); validation, promotion and "
+            "evaluation stay at the task's length; unset: the task's length only"
+        },
+    )
     model_preset: str | None = field(
         default=None, metadata={"help": "a file name under training/recipes/models/ (without .yaml)"}
     )

@@ -24,10 +24,15 @@ def import_reward(dotted: str) -> Callable:
 
 
 def task_for(run_args) -> Task:
-    """The task a run's arguments name; ``reward_funcs`` (dotted paths), if given, replace its rewards."""
+    """The task a run's arguments name; ``train_words``, if given, the lengths its train problems take turns over;
+    ``reward_funcs`` (dotted paths), if given, replace its rewards."""
     try:
         task = tasks.get(run_args.task, run_args.data_seed_problems)
-    except tasks.UnknownTask as exc:
+        if run_args.train_words:
+            task = task.with_train_words(tasks.parse_words(run_args.train_words))
+    except tasks.BadWords as exc:
+        raise RecipeError(f"--train_words {exc}") from None
+    except ValueError as exc:  # an unknown task, or train lengths for a task without any
         raise RecipeError(str(exc)) from None
     if run_args.reward_funcs:
         task = task.with_rewards([import_reward(name) for name in run_args.reward_funcs])

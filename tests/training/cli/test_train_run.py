@@ -63,6 +63,8 @@ def test_two_grpo_steps_write_checkpoints_logs_metrics_and_results(tiny_model_di
             "1",
             "--progress_after_seconds",
             "0",
+            "--train_words",  # train problems of 3 and 10 words per text take turns (validation stays at 10)
+            "3,10",
         )
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -98,11 +100,11 @@ def test_two_grpo_steps_write_checkpoints_logs_metrics_and_results(tiny_model_di
     records = list(read_completion_log(run / "completions.jsonl.gz"))
     own = [r for r in records if r["round"] == 0]
     assert [r["step"] for r in own] == [1] * 4 + [2] * 4
-    assert [r["id"] for r in own[::2]] == [f"10w-train-seed0-{i:07d}" for i in range(4)]
+    assert [r["id"] for r in own[::2]] == [f"{n}w-train-seed0-{i:07d}" for i in range(2) for n in (3, 10)]
     assert all(r["prompt"].startswith("You run two processes") and isinstance(r["completion"], str) for r in records)
     assert all(set(r["rewards"]) == {"letter_reward"} and "time" in r and "advantage" in r for r in records)
     resampled = [r for r in records if r["round"] == 1]
-    assert all(r["id"].startswith("10w-train-seed0-5") for r in resampled)  # the resampling range
+    assert all(r["id"].split("-", 1)[1].startswith("train-seed0-5") for r in resampled)  # the resampling range
 
     metrics = read_metrics(run / "metrics.jsonl")
     assert [m["global_step"] for m in metrics] == [1, 2]

@@ -133,3 +133,18 @@ def test_the_warm_start_checks_its_numbers_too():
     recipe = str(RECIPES_DIR / "sft-every-length.yaml")
     with pytest.raises(RecipeError, match="--problems 0 must be a whole number >= 1; --learning_rate -1.0 must be"):
         parse_warm_start_arguments(["--config", recipe, "--learning_rate", "-1", "--problems", "0"])
+
+
+def test_train_words_give_a_stage_its_train_lengths():
+    from training.core.run_task import task_for
+
+    run, _, _ = parse_run_arguments(["--config", STAGE_3, "--train_words", "4-6,50"])
+    task = task_for(run)
+    assert (task.name, task.words, task.train_words) == ("stage-3", 50, (4, 5, 6, 50))
+    assert task_for(parse_run_arguments(["--config", STAGE_3])[0]).train_words == ()
+    run, _, _ = parse_run_arguments(["--config", STAGE_3, "--train_words", "6-4"])
+    with pytest.raises(RecipeError, match="--train_words '6-4': expected word counts"):
+        task_for(run)
+    run, _, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "arithmetic.yaml"), "--train_words", "4"])
+    with pytest.raises(RecipeError, match="apply to the interleave tasks"):
+        task_for(run)
