@@ -45,9 +45,9 @@ class RunArguments:
     train_words: str | None = field(
         default=None,
         metadata={
-            "help": "interleave tasks: train on problems of these words per text, taking turns (counts and ranges, e.g. "
-            "4-25: every batch mixes lengths, the shorter ones replaying earlier stages); validation, promotion and "
-            "evaluation stay at the task's length; unset: the task's length only"
+            "help": "interleave tasks: train on problems of these words per text, taking turns (counts and ranges, "
+            "e.g. 4-25: every batch mixes lengths, the shorter ones replaying earlier stages); validation, promotion "
+            "and evaluation stay at the task's length; unset: the task's length only"
         },
     )
     model_preset: str | None = field(
