@@ -60,6 +60,14 @@ class RunArguments:
             "final adapter"
         },
     )
+    format_start: str | None = field(
+        default=None,
+        metadata={
+            "help": "a supervised recipe (training/recipes/NAME.yaml) that trains a fresh adapter before GRPO: the "
+            "stage's own bounded help (training/core/format_start.py); skipped when --init_adapter is given or the "
+            "run resumes"
+        },
+    )
     reward_funcs: list[str] | None = field(
         default=None,
         metadata={

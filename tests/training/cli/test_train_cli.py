@@ -57,13 +57,21 @@ def test_unknown_stage_lists_the_recipes():
 @pytest.mark.slow
 @pytest.mark.long  # a minute of one core: the real model's step on CPU (make test-all)
 def test_make_train_stage_1_with_the_embedded_default(tmp_path):
-    """The README's first command with the real SmolLM2-135M-Instruct, for one short step on CPU (without dynamic
-    sampling's extra rounds: the untrained model's equal rewards would triple the generation)."""
-    proc = run_cli("make", "-s", "train-stage", "N=1", _quick(tmp_path, "--report_to none --dynamic_sampling_rounds 0"))
+    """The README's first command with the real SmolLM2-135M-Instruct: its format start (2 steps here), then one short
+    GRPO step on CPU (without dynamic sampling's extra rounds: a weak model's equal rewards would triple the
+    generation)."""
+    from training.core.arguments import RECIPES_DIR
+
+    recipe = tmp_path / "short-format-start.yaml"
+    recipe.write_text(f"base: {RECIPES_DIR / 'sft-format-start.yaml'}\nmax_steps: 2\nper_device_train_batch_size: 4\n")
+    extra = f"--report_to none --dynamic_sampling_rounds 0 --format_start {recipe}"
+    proc = run_cli("make", "-s", "train-stage", "N=1", _quick(tmp_path, extra), timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "format start done in" in proc.stdout
     assert "model smollm2-135m-instruct, completions up to" in proc.stdout
     summary = json.loads((tmp_path / "results" / "summary.json").read_text())
     assert summary["global_step"] == 1 and summary["grpo"]["max_completion_length"] > 30
+    assert summary["format_start"]["steps"] == 2
     records = list(read_completion_log(tmp_path / "run" / "completions.jsonl.gz"))
     assert len([r for r in records if r["round"] == 0]) == 4
     assert all(0.0 <= r["rewards"]["interleave_strict_reward"] <= 1.0 for r in records)

@@ -22,6 +22,7 @@ def test_every_recipe_parses():
         "arithmetic",
         "sft-arithmetic",
         "sft-every-length",
+        "sft-format-start",
         "sft-long-texts",
         "sft-long-weighted",
         *[f"stage-{n}" for n in range(1, 7)],

@@ -63,6 +63,8 @@ def test_two_fresh_training_runs_of_one_name_get_two_trackio_records(tiny_model_
             "training.cli.train",
             "--config",
             "training/recipes/stage-1.yaml",
+            "--init_adapter",
+            "base",
             "--model",
             "tiny-random-llama",
             "--per_device_train_batch_size",

@@ -174,7 +174,7 @@ def test_keeping_word_signal_groups_needs_word_credit():
     from training.core.run_flags import settle_grpo_flags
 
     stage_1 = str(RECIPES_DIR / "stage-1.yaml")
-    run, grpo, _ = parse_run_arguments(["--config", stage_1, "--keep_word_signal_groups", "true"])
+    run, grpo, _ = parse_run_arguments(["--config", stage_1, "--keep_word_signal_groups", "true", "--word_credit", "0"])
     with pytest.raises(RecipeError, match="needs --word_credit"):
         settle_grpo_flags(run, grpo, tasks.get(run.task))
     flags = ["--keep_word_signal_groups", "true", "--word_credit", ".5"]
