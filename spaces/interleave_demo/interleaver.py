@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from model_sources import Adapter, ModelSourceProblem, adapter_folder
 
 from dataset_builders.completion_budget import completion_budget
-from dataset_builders.prompts import interleave_prompt
+from dataset_builders.prompts import end_token_ids, interleave_prompt
 
 logger = logging.getLogger(__name__)
 
@@ -131,6 +131,7 @@ class Interleaver:
                             top_k=None,
                             stopping_criteria=StoppingCriteriaList([_StopWhenSet(stop)]),
                             pad_token_id=self.tokenizer.pad_token_id or self.tokenizer.eos_token_id,
+                            eos_token_id=end_token_ids(model, self.tokenizer),  # where training stopped rollouts
                         )
                 except BaseException as exc:  # handed to the caller; end the stream so it does not wait forever
                     failure.append(exc)

@@ -14,7 +14,6 @@ from base_models.models import (
     TINY_RANDOM_MODEL,
     ModelUnavailable,
     embedded_gguf,
-    end_token_ids,
     load_model,
     resolve_model,
 )
@@ -147,12 +146,3 @@ def test_embedded_model_answers_on_cpu():
     out = model.generate(**ids, max_new_tokens=12, do_sample=False)
     answer = tokenizer.decode(out[0][ids["input_ids"].shape[1] :], skip_special_tokens=True)
     assert "Paris" in answer, answer
-
-
-def test_end_token_ids_merge_the_tokenizer_and_generation_config():
-    from types import SimpleNamespace
-
-    tokenizer = SimpleNamespace(eos_token_id=0)
-    for declared, expected in ((2, [0, 2]), ([2, 0], [0, 2]), (None, [0]), ([0], [0])):
-        model = SimpleNamespace(generation_config=SimpleNamespace(eos_token_id=declared))
-        assert end_token_ids(model, tokenizer) == expected

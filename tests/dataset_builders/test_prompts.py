@@ -1,5 +1,6 @@
 """The one prompt template and the one interleave target."""
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -68,3 +69,33 @@ def test_completion_text_reads_strings_and_messages():
     assert completion_text([{"role": "assistant", "content": "42"}]) == "42"
     parts = [{"type": "text", "text": "4"}, {"type": "text", "text": "2"}]
     assert completion_text([{"role": "assistant", "content": parts}]) == "42"
+
+
+def test_a_completion_ends_at_the_eos_the_declared_ids_or_any_special_token():
+    from types import SimpleNamespace
+
+    from dataset_builders.prompts import end_token_ids
+
+    for declared, special, expected in (
+        (2, [], [0, 2]),
+        ([2, 0], None, [0, 2]),
+        (None, [], [0]),
+        ([0], [5, 1, 0], [0, 1, 5]),  # the tokenizer's special tokens, say a chat turn's opening marker
+    ):
+        tokenizer = SimpleNamespace(eos_token_id=0, all_special_ids=special)
+        model = SimpleNamespace(generation_config=SimpleNamespace(eos_token_id=declared))
+        assert end_token_ids(model, tokenizer) == expected
+
+
+@pytest.mark.slow
+def test_the_embedded_tokenizer_ends_a_completion_at_each_chat_marker():
+    """SmolLM2's <|im_start|>, <|im_end|> and <|endoftext|> all end a completion, whatever the tokenizer's eos is (the
+    shipped adapter, trained where eos was <|im_start|>, ends with it)."""
+    from transformers import AutoTokenizer
+
+    from base_models.models import embedded_model_dir
+    from dataset_builders.prompts import end_token_ids
+
+    tokenizer = AutoTokenizer.from_pretrained(embedded_model_dir())
+    ids = {tokenizer.convert_tokens_to_ids(t) for t in ("<|im_start|>", "<|im_end|>", "<|endoftext|>")}
+    assert ids <= set(end_token_ids(None, tokenizer))

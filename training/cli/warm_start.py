@@ -17,6 +17,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from base_models.models import ModelUnavailable
+from dataset_builders.fetch import FetchError
+from publishing.hub import HubError
 from training.core.arguments import RecipeError
 from training.core.quiet_warnings import silence_library_deprecations
 
@@ -217,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args, sft_args, model_args = parse_warm_start_arguments(argv)
         warm_start(args, sft_args, model_args)
-    except RecipeError as exc:
+    except (RecipeError, FetchError, ModelUnavailable, HubError) as exc:  # as training.cli.train: a message, exit 2
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0

@@ -53,7 +53,7 @@ def generate(
     token_counts: list[int] | None = None,
 ) -> list[str]:
     """Greedy completions (text) of chat ``prompts``, ``batch_size`` at a time, each ending at its first
-    ``end_tokens`` id (``base_models.models.end_token_ids``). ``ended``: gets, per prompt, whether its completion
+    ``end_tokens`` id (``dataset_builders.prompts.end_token_ids``). ``ended``: gets, per prompt, whether its completion
     stopped on an end token (False: it ran to ``max_new_tokens``); ``token_counts``: its length in tokens."""
     ids = [tokenizer.apply_chat_template(p, add_generation_prompt=True, tokenize=True) for p in prompts]
     ids = [list(x["input_ids"]) if hasattr(x, "keys") else list(x) for x in ids]
@@ -133,7 +133,7 @@ def evaluate_sets(
     """
     from tqdm.auto import tqdm
 
-    from base_models.models import end_token_ids
+    from dataset_builders.prompts import end_token_ids
     from training.trainer.graph_sampler import GraphSampler, merged_copy
 
     sampler = GraphSampler(merged_copy(model, dtype=dtype))

@@ -114,6 +114,9 @@ class ObservedGRPOTrainer(GRPOTrainer):
 
         use_safe_attention_kernels()  # left-padded prompts: cuDNN attention's backward gives NaN gradients
         super().__init__(*args, **kwargs)
+        from dataset_builders.prompts import end_token_ids
+
+        self.eos_token_ids = end_token_ids(self.model, self._tokenizer)  # where evaluation and the demo stop too
         self.graph_sampler = self._graph_sampler(fast_generation_compile) if fast_generation else None
         self._generation_seconds = 0.0
         self.reference_column = reference_column

@@ -43,10 +43,10 @@ def _ending_adapter(tiny_model_dir, folder):
     import torch
     from peft import LoraConfig, get_peft_model
 
-    from base_models.models import end_token_ids, load_model
+    from base_models.models import load_model
 
     model, tokenizer = load_model(str(tiny_model_dir), device="cpu")
-    (end,) = end_token_ids(model, tokenizer)
+    end = tokenizer.eos_token_id  # the tiny model's eos, whose tied embedding is zero
     direction = model.get_input_embeddings().weight[3].detach()  # any token's: a direction of the embedding space
     adapted = get_peft_model(
         model, LoraConfig(r=2, target_modules=["embed_tokens", "q_proj", "v_proj"], task_type="CAUSAL_LM")

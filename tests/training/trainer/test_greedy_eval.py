@@ -67,7 +67,9 @@ def test_problem_records_name_the_first_difference_and_unfinished_completions():
 def test_eval_stops_at_every_end_token_the_model_declares(tiny_model_dir, monkeypatch):
     """The GGUF-converted SmolLM2 has eos <|endoftext|> in its tokenizer and <|im_end|> in its generation config.
     A GRPO-trained adapter never learns what follows <|im_end|> (rollouts stop there), so greedy eval that
-    stopped only at the tokenizer's eos ran on into garbage: NW 0.1 on an H100 where generate gave 1.0."""
+    stopped only at the tokenizer's eos ran on into garbage: NW 0.1 on an H100 where generate gave 1.0. The tokenizer's
+    special tokens end a completion too (dataset_builders.prompts.end_token_ids: the shipped adapter ends with the
+    next turn's <|im_start|>)."""
     import training.trainer.graph_sampler
     from base_models.models import load_model
     from training.trainer.greedy_eval import evaluate_model
@@ -84,4 +86,9 @@ def test_eval_stops_at_every_end_token_the_model_declares(tiny_model_dir, monkey
     turn_end = tokenizer.eos_token_id + 1
     model.generation_config.eos_token_id = [turn_end]
     evaluate_model(model, tokenizer, ["arithmetic"], 2, "test", "trained", 2, log=lambda *_: None)
-    assert seen and all(set(ids) == {tokenizer.eos_token_id, turn_end} for ids in seen)
+    expected = {tokenizer.eos_token_id, turn_end, *tokenizer.all_special_ids}
+    assert (
+        seen
+        and all(set(ids) == expected for ids in seen)
+        and tokenizer.convert_tokens_to_ids("<|im_start|>") in expected
+    )
