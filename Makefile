@@ -25,7 +25,7 @@ MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
 .PHONY: help setup corpus model train-stage train-arithmetic test test-all lint clean lock dataset-preview publish-datasets publish-metric \
-	publish-model publish-space publish-base-model publish hub-serve bench-metric bench-train bench-datasets space browser eval warm-start curriculum arithmetic-control \
+	publish-model ship-adapter publish-space publish-base-model publish hub-serve bench-metric bench-train bench-datasets space browser eval warm-start curriculum arithmetic-control \
 	smoke
 
 help:  ## list the targets
@@ -154,6 +154,17 @@ publish-metric: $(STAMP)  ## publish the Needleman-Wunsch metric as a Space (eva
 RUN ?=
 publish-model: $(STAMP)  ## publish a run's final adapter + card (RUN=runs/<run>, or STAGE=N: runs/stage-N) to branch stage-N (main = latest stage)
 	@$(PUBLISH) model $(if $(RUN),--run $(RUN),--stage $(STAGE)) $(if $(BASE_MODEL),--base_model $(BASE_MODEL)) $(PUBLISH_ARGS)
+
+# The adapter that ships with the project (adapters/shipped/: bf16 weights, card, eval.json, provenance.json) from a
+# run: make ship-adapter RUN=runs/stage-6 COMMIT=<the commit it was trained at> COMMAND="<how it was trained>"
+# (SHIP_ARGS: --eval_file ... (default: the newest make eval of RUN/final in runs/eval/), --note, --started_from, ...;
+# SHIP_ARGS=--card_only renders its card again). python -m publishing.ship_adapter --help lists them.
+COMMIT ?=
+COMMAND ?=
+SHIP_ARGS ?=
+ship-adapter: $(STAMP)  ## write adapters/shipped/ from a run (RUN=runs/<run> COMMIT=<sha> COMMAND="..."): bf16 adapter, card, eval, provenance
+	@$(PY) -m publishing.ship_adapter $(if $(RUN),--run $(RUN)) $(if $(COMMIT),--commit $(COMMIT)) \
+	  $(if $(COMMAND),--command "$(COMMAND)") $(SHIP_ARGS)
 
 publish-space: $(STAMP)  ## publish the demo Space (spaces/interleave_demo/ + what its vendor.txt names; variables point it at the adapter repo)
 	@$(PUBLISH) space $(if $(BASE_MODEL),--base_model $(BASE_MODEL)) $(PUBLISH_ARGS)

@@ -30,7 +30,13 @@ from publishing.dataset_folders.__main__ import add_dataset_arguments, dataset_c
 from publishing.dataset_folders.folders import ARITHMETIC_FOLDER, CURRICULUM_FOLDER
 from publishing.destination import MODES, Destination, destination
 from publishing.hub import HubError, Published
-from publishing.model_folders import StageRun, base_model_folder, base_model_id, stage_checkpoint_folder
+from publishing.model_folders import (
+    StageRun,
+    base_model_folder,
+    base_model_id,
+    model_repo_name,
+    stage_checkpoint_folder,
+)
 from publishing.repo_ids import checked_repo_id
 from publishing.space_folder import link_card, space_sdk, stage_space_folder
 from publishing.staging import StagingArea
@@ -105,11 +111,6 @@ def publish_demo_space(dest: Destination, args: argparse.Namespace, adapter_repo
             flush=True,
         )
     return published
-
-
-def model_repo_name(summary: dict) -> str:
-    """Default model repo name: ``interleave-grpo-<base model name>``."""
-    return f"interleave-grpo-{Path(str(summary.get('model', 'model'))).name}"
 
 
 def publish_model(dest: Destination, args: argparse.Namespace, run: StageRun) -> tuple[str, str]:
