@@ -25,7 +25,7 @@ MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
 .PHONY: help setup corpus model train-stage train-arithmetic test test-all lint clean lock dataset-preview publish-datasets publish-metric \
-	publish-model publish-space publish-base-model publish hub-serve bench-metric bench-train bench-datasets space browser eval warm-start curriculum arithmetic-control \
+	publish-model ship-adapter publish-space publish-base-model publish hub-serve bench-metric bench-train bench-datasets space browser eval warm-start curriculum arithmetic-control \
 	smoke
 
 help:  ## list the targets
@@ -152,8 +152,21 @@ publish-metric: $(STAMP)  ## publish the Needleman-Wunsch metric as a Space (eva
 	@$(PUBLISH) metric $(PUBLISH_ARGS)
 
 RUN ?=
-publish-model: $(STAMP)  ## publish a run's final adapter + card (RUN=runs/<run>, or STAGE=N: runs/stage-N) to branch stage-N (main = latest stage)
-	@$(PUBLISH) model $(if $(RUN),--run $(RUN),--stage $(STAGE)) $(if $(BASE_MODEL),--base_model $(BASE_MODEL)) $(PUBLISH_ARGS)
+# Neither RUN nor STAGE given: the adapter shipped with the project (adapters/shipped/), where no runs/stage-N/final exists.
+publish-model: $(STAMP)  ## publish a run's final adapter + card (RUN=runs/<run>, or STAGE=N: runs/stage-N; neither: adapters/shipped/) to branch stage-N (main = latest stage)
+	@$(PUBLISH) model $(if $(RUN),--run $(RUN),$(if $(filter command line environment,$(origin STAGE)),--stage $(STAGE))) \
+	  $(if $(BASE_MODEL),--base_model $(BASE_MODEL)) $(PUBLISH_ARGS)
+
+# The adapter that ships with the project (adapters/shipped/: bf16 weights, card, eval.json, provenance.json) from a
+# run: make ship-adapter RUN=runs/stage-6 COMMIT=<the commit it was trained at> COMMAND="<how it was trained>"
+# (SHIP_ARGS: --eval_file ... (default: the newest make eval of RUN/final in runs/eval/), --note, --started_from, ...;
+# SHIP_ARGS=--card_only renders its card again). python -m publishing.ship_adapter --help lists them.
+COMMIT ?=
+COMMAND ?=
+SHIP_ARGS ?=
+ship-adapter: $(STAMP)  ## write adapters/shipped/ from a run (RUN=runs/<run> COMMIT=<sha> COMMAND="..."): bf16 adapter, card, eval, provenance
+	@$(PY) -m publishing.ship_adapter $(if $(RUN),--run $(RUN)) $(if $(COMMIT),--commit $(COMMIT)) \
+	  $(if $(COMMAND),--command "$(COMMAND)") $(SHIP_ARGS)
 
 publish-space: $(STAMP)  ## publish the demo Space (spaces/interleave_demo/ + what its vendor.txt names; variables point it at the adapter repo)
 	@$(PUBLISH) space $(if $(BASE_MODEL),--base_model $(BASE_MODEL)) $(PUBLISH_ARGS)
@@ -178,7 +191,8 @@ bench-train: $(STAMP)  ## GPU: TRL defaults vs the project's settings (rollout t
 	@$(PY) -m benchmarks.bench_train $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) $(BENCH_ARGS)
 
 # The demo Space (spaces/interleave_demo/): SPACE_PORT, and SPACE_ARGS for any flag of its app.py
-# (e.g. SPACE_ARGS="--adapters owner/repo --max_words 200"; --base_model defaults to the embedded model).
+# (e.g. SPACE_ARGS="--adapters owner/repo --max_words 200"; --base_model defaults to the embedded model). Its adapters
+# default to runs/stage-N/final, else the adapter shipped with the project (adapters/shipped/).
 SPACE_PORT ?= 7860
 SPACE_ARGS ?=
 
@@ -195,12 +209,14 @@ browser:  ## install Debian chromium for the browser test when missing (apt-get,
 	  || echo "warning: could not install chromium (not root, or no apt-get); the browser test will fail: install Debian chromium or set CHROMIUM=..."; }
 
 # make eval [MODEL=...] [ADAPTER=runs/stage-1/final] [STAGES=1-6] [DATA=texts/] [EVAL_ARGS="--n 256 --arithmetic false"]
+# ADAPTER unset: the adapter shipped with the project (adapters/shipped/) where no runs/stage-N/final exists and MODEL is
+# its base model, else the base model alone; ADAPTER=base: the base model alone.
 # DATA: a folder of .txt files, a .jsonl of text_a/text_b pairs, a dataset folder or a Hub dataset id (owner/name[:config]).
 # STAGES unset: 1-6 on a GPU, 1-3 on CPU (with 8 problems per task and split, and no baseline: minutes, not hours).
 ADAPTER ?=
 DATA ?=
 EVAL_ARGS ?=
-eval: $(STAMP)  ## greedy scores on test and out_of_register (or DATA=...), base model vs ADAPTER, slips: runs/eval/<name>/
+eval: $(STAMP)  ## greedy scores on test and out_of_register (or DATA=...), base model vs ADAPTER (default: the shipped adapter; base: none), slips: runs/eval/<name>/
 	@$(PY) -m training.cli.evaluate $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) \
 	  $(if $(ADAPTER),--adapter $(ADAPTER)) $(if $(filter command line environment,$(origin STAGES)),--stages "$(STAGES)") \
 	  $(if $(DATA),--data "$(DATA)") $(EVAL_ARGS)

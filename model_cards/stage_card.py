@@ -87,6 +87,29 @@ def _rewards(summary: dict) -> str:
     )
 
 
+def _made(provenance: dict, stage: int, words: int) -> list[tuple[str, str]]:
+    """The rows of the card's "How it was made" table, from a shipped adapter's provenance."""
+    conversion, weights = provenance["conversion"], provenance["weights"]
+    trained = [provenance.get("trained_on"), provenance.get("device") and f"one {provenance['device']}"]
+    if provenance.get("training_minutes") is not None:
+        trained.append(f"{provenance['training_minutes']:g} minutes of training (wall clock)")
+    size = f"{weights['bytes'] / 1e6:.1f} MB, " if weights.get("bytes") else ""
+    rows = [
+        ("trained on", f"curriculum stage {stage} only ({words} words per text): task `{provenance['task']}`"),
+        ("code", f"interleave-grpo at commit `{provenance['git_commit']}`"),
+        ("recipe", f"`{provenance['recipe']}`"),
+        ("commands", " then ".join(f"`{c}`" for c in provenance["commands"]) or "not recorded"),
+        ("trained", ", ".join(part for part in trained if part) or "not recorded"),
+        ("conversion", f"{conversion.get('from')} to {conversion.get('to')}: {conversion.get('method', '')}"),
+        ("weights", f"`{weights.get('file')}`, {size}sha256 `{weights.get('sha256')}`"),
+    ]
+    if provenance.get("eval_sources"):
+        rows.append(("scores", "merged from " + ", ".join(f"`{s}`" for s in provenance["eval_sources"])))
+    if provenance.get("shipped_by"):
+        rows.append(("folder written by", "`python -m publishing.ship_adapter` (`shipped_by` in `provenance.json`)"))
+    return rows
+
+
 def _limitations(summary: dict, stage: int, words: int, evaluated: bool, base_model_note: str | None) -> list[str]:
     lines = [
         f"Trained on stage {stage} only ({words} words per text); longer texts are the later stages' work.",
@@ -123,8 +146,13 @@ def render_stage_card(
     base_model_note: str | None = None,
     trl_version: str = "",
     tokenizer_in_repo: bool = True,
+    provenance: dict | None = None,
 ) -> ModelCard:
-    """The README.md of a stage checkpoint repo (YAML header with ``model-index`` when evaluated)."""
+    """The README.md of a stage checkpoint repo (YAML header with ``model-index`` when evaluated).
+
+    ``provenance``: the ``provenance.json`` of an adapter shipped with the project (``model_cards.shipped_adapter``),
+    which the card then says how it was made from.
+    """
     task = stage_task(summary)
     stage, words = task.curriculum_stage, task.words
     repo_name = repo_id.split("/")[-1]
@@ -158,7 +186,7 @@ def render_stage_card(
         else None,
     )
     init = summary.get("init_adapter")
-    start = (
+    start = (provenance or {}).get("started_from") or (
         f"stage {stage - 1}'s final adapter (`{Path(init).parent.name}/final`)"
         if init and stage > 1
         else (f"adapter `{init}`" if init else "a fresh LoRA adapter on the base model")
@@ -195,4 +223,6 @@ def render_stage_card(
         ),
         other_plots=[p for p in plots if p != reward_plot],
         limitations=_limitations(summary, stage, words, bool(trained), base_model_note),
+        provenance=provenance,
+        made=_made(provenance, stage, words) if provenance else [],
     )

@@ -4,7 +4,8 @@ hub).
 Commands: ``datasets`` (curriculum + arithmetic dataset repos), ``metric`` (the NW metric as a Space, where
 ``evaluate.load("owner/needleman_wunsch")`` looks), ``model --run runs/<run>`` or ``model --stage N`` (the run
 ``runs/stage-N``): a stage run's final adapter on branch ``stage-N`` of the model repo; ``main`` follows the latest
-stage), ``space`` (the demo Space: its card links
+stage; with neither, where no ``runs/stage-N/final`` exists, the adapter shipped with the project,
+``adapters/shipped/``, on the branch of its stage), ``space`` (the demo Space: its card links
 the adapter repo, base model and curriculum; its variables point the app at them), ``base-model`` (a local base
 model, e.g. the tiny test model) and ``all``.
 
@@ -26,11 +27,26 @@ from base_models.models import EMBEDDED_MODEL, EMBEDDED_MODEL_HUB_ID
 from dataset_builders.cli_flags import underscore_flags
 from dataset_builders.fetch import FetchError
 from model_cards.eval_results import EvalResultsError
+from model_cards.shipped_adapter import (
+    SHIPPED_ADAPTER_PATH,
+    ShippedAdapter,
+    is_shipped_folder,
+    load_shipped,
+    shipped_default,
+    trained_stages,
+)
 from publishing.dataset_folders.__main__ import add_dataset_arguments, dataset_command, write_dataset_folders
 from publishing.dataset_folders.folders import ARITHMETIC_FOLDER, CURRICULUM_FOLDER
 from publishing.destination import MODES, Destination, destination
 from publishing.hub import HubError, Published
-from publishing.model_folders import StageRun, base_model_folder, base_model_id, stage_checkpoint_folder
+from publishing.model_folders import (
+    StageRun,
+    base_model_folder,
+    base_model_id,
+    model_repo_name,
+    shipped_checkpoint_folder,
+    stage_checkpoint_folder,
+)
 from publishing.repo_ids import checked_repo_id
 from publishing.space_folder import link_card, space_sdk, stage_space_folder
 from publishing.staging import StagingArea
@@ -107,35 +123,35 @@ def publish_demo_space(dest: Destination, args: argparse.Namespace, adapter_repo
     return published
 
 
-def model_repo_name(summary: dict) -> str:
-    """Default model repo name: ``interleave-grpo-<base model name>``."""
-    return f"interleave-grpo-{Path(str(summary.get('model', 'model'))).name}"
-
-
-def publish_model(dest: Destination, args: argparse.Namespace, run: StageRun) -> tuple[str, str]:
-    """Publish a stage run's final adapter to branch stage-N; returns the model repo id and the base model's Hub id."""
+def publish_model(dest: Destination, args: argparse.Namespace, run: StageRun | ShippedAdapter) -> tuple[str, str]:
+    """Publish a stage run's final adapter, or the shipped adapter, to branch stage-N; returns the model repo id and
+    the base model's Hub id."""
+    shipped = isinstance(run, ShippedAdapter)
+    if shipped and args.eval_file:
+        raise HubError(f"the shipped adapter carries its own scores ({run.folder}/results/eval.json): drop --eval_file")
+    summary = run.summary() if shipped else run.summary
     stage = run.stage
-    repo_id = dest.repo_id(args.repo or model_repo_name(run.summary))
-    base_model = checked_repo_id(base_model_id(run.summary, args.base_model))
+    repo_id = dest.repo_id(args.repo or model_repo_name(summary))
+    base_model = checked_repo_id(
+        (args.base_model or run.base_model) if shipped else base_model_id(summary, args.base_model)
+    )
     branch = f"stage-{stage}"
-    folder = stage_checkpoint_folder(
-        run,
-        StagingArea(args.staging).fresh_folder("models", f"{repo_id.split('/')[-1]}@{branch}"),
-        repo_id=repo_id,
-        base_model=base_model,
-        datasets_repo=dest.repo_id(args.curriculum_repo),
-        arithmetic_repo=dest.repo_id(args.arithmetic_repo),
-        metric_repo=dest.repo_id(args.metric_repo),
-        eval_file=args.eval_file,
-        eval_root=args.eval_root,
-        license=args.license,
-    )
-    report(
-        "model",
-        dest.hub.publish_folder(
-            folder, repo_id, "model", branch=branch, message=f"Stage {stage} final adapter ({run.adapter})"
-        ),
-    )
+    staged = StagingArea(args.staging).fresh_folder("models", f"{repo_id.split('/')[-1]}@{branch}")
+    repos = {
+        "repo_id": repo_id,
+        "base_model": base_model,
+        "datasets_repo": dest.repo_id(args.curriculum_repo),
+        "arithmetic_repo": dest.repo_id(args.arithmetic_repo),
+        "metric_repo": dest.repo_id(args.metric_repo),
+        "license": args.license,
+    }
+    if shipped:
+        folder = shipped_checkpoint_folder(run, staged, **repos)
+        message = f"Stage {stage}: {run.describe()}"
+    else:
+        folder = stage_checkpoint_folder(run, staged, eval_file=args.eval_file, eval_root=args.eval_root, **repos)
+        message = f"Stage {stage} final adapter ({run.adapter})"
+    report("model", dest.hub.publish_folder(folder, repo_id, "model", branch=branch, message=message))
     stages = [int(m.group(1)) for b in dest.hub.branches(repo_id, "model") if (m := STAGE_BRANCH.match(b))]
     if stage >= max(stages, default=stage):
         report(
@@ -149,6 +165,30 @@ def publish_model(dest: Destination, args: argparse.Namespace, run: StageRun) ->
     return repo_id, base_model
 
 
+def model_to_publish(args: argparse.Namespace) -> StageRun | ShippedAdapter:
+    """RUN (a run folder, or a shipped adapter folder), else STAGE, else the shipped adapter where no stage has a
+    final adapter in the runs folder."""
+    if args.run is not None:
+        return load_shipped(args.run) if is_shipped_folder(args.run) else StageRun.at(args.run, args.results_dir)
+    if args.stage is not None:
+        return StageRun.find(args.stage, args.runs_dir, args.results_dir)
+    stages = trained_stages(args.runs_dir)
+    if stages:
+        raise HubError(
+            f"which adapter? {args.runs_dir}/ holds the final adapter of stage {', '.join(map(str, stages))}: give "
+            f"STAGE=N or RUN=runs/<run> (the adapter shipped with the project is published by default only where "
+            f"no runs/stage-N/final exists; RUN={SHIPPED_ADAPTER_PATH} publishes it anyway)"
+        )
+    shipped = shipped_default(args.runs_dir)
+    if shipped is None:
+        raise HubError(
+            f"nothing to publish: no RUN or STAGE given, no stage's final adapter in {args.runs_dir}/, and no "
+            f"shipped adapter at {SHIPPED_ADAPTER_PATH}/; train a stage first (make train-stage N=1)"
+        )
+    print(f"no RUN or STAGE given and no stage's final adapter in {args.runs_dir}/: publishing {shipped.describe()}")
+    return shipped
+
+
 def publish_base_model(dest: Destination, args: argparse.Namespace) -> Published:
     repo_id = dest.repo_id(args.repo or Path(args.model).name)
     staged = StagingArea(args.staging).fresh_folder("models", repo_id.split("/")[-1])
@@ -156,12 +196,6 @@ def publish_base_model(dest: Destination, args: argparse.Namespace) -> Published
     published = dest.hub.publish_folder(folder, repo_id, "model", message=f"Publish base model {args.model}")
     report("base model", published)
     return published
-
-
-def trained_stages(runs_dir: Path) -> list[int]:
-    return sorted(
-        int(p.parent.parent.name.split("-")[1]) for p in Path(runs_dir).glob("stage-[1-6]/final/adapter_config.json")
-    )
 
 
 def run_command(args: argparse.Namespace) -> None:
@@ -179,18 +213,16 @@ def run_command(args: argparse.Namespace) -> None:
             )
         publish_space_folder(dest, args, args.metric_folder, args.metric_repo, "metric")
     if args.command == "model":
-        run = (
-            StageRun.at(args.run, args.results_dir)
-            if args.run
-            else StageRun.find(args.stage, args.runs_dir, args.results_dir)
-        )
-        publish_model(dest, args, run)
+        publish_model(dest, args, model_to_publish(args))
     model_repo = None  # (repo id, base model id) of the stages `all` publishes
     if args.command == "all":
         stages = trained_stages(args.runs_dir)
         print(f"stages with a final adapter in {args.runs_dir}/: {stages or 'none'}", flush=True)
         for stage in stages:
             model_repo = publish_model(dest, args, StageRun.find(stage, args.runs_dir, args.results_dir))
+        if not stages and (shipped := shipped_default(args.runs_dir)) is not None:
+            print(f"publishing {shipped.describe()} instead", flush=True)
+            model_repo = publish_model(dest, args, shipped)
     if args.command in ("space", "all"):
         embedded = {"model": EMBEDDED_MODEL}  # what `make publish-model` publishes for the default MODEL
         adapter_repo, base_model = model_repo or (model_repo_name(embedded), base_model_id(embedded))
@@ -258,10 +290,18 @@ def parser() -> argparse.ArgumentParser:
     metric = commands.add_parser("metric", parents=common, help="the Needleman-Wunsch metric (a Space)")
     metric.add_argument("--metric_folder", type=Path, default=METRIC_FOLDER)
     model = commands.add_parser(
-        "model", parents=common, help="a stage run's final adapter (branch stage-N; main = latest)"
+        "model",
+        parents=common,
+        help="a stage run's final adapter, or the shipped adapter when no runs/stage-N/final exists (branch stage-N; "
+        "main = latest)",
     )
-    which = model.add_mutually_exclusive_group(required=True)
-    which.add_argument("--run", type=Path, help="a run folder, e.g. runs/stage-3 (its final/ and results/summary.json)")
+    which = model.add_mutually_exclusive_group()
+    which.add_argument(
+        "--run",
+        type=Path,
+        help="a run folder, e.g. runs/stage-3 (its final/ and results/summary.json), or the shipped adapter's folder "
+        f"{SHIPPED_ADAPTER_PATH}",
+    )
     which.add_argument("--stage", type=int, choices=range(1, 7), metavar="N", help="the run runs/stage-N (--runs-dir)")
     _model_options(model)
     model.add_argument(

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from model_cards.eval_results import EvalResults, find_run_eval
+from model_cards.shipped_adapter import ShippedAdapter
 from publishing.hub import HubError
 from publishing.staging import require_empty
 
@@ -80,6 +81,11 @@ class StageRun:
                 f"(make train-stage N={stage}) or point RUNS_DIR at the runs folder"
             )
         return cls.at(run_dir, results_root)
+
+
+def model_repo_name(summary: dict) -> str:
+    """Default model repo name: ``interleave-grpo-<base model name>``."""
+    return f"interleave-grpo-{Path(str(summary.get('model', 'model'))).name}"
 
 
 def base_model_id(summary: dict, override: str | None = None) -> str:
@@ -162,11 +168,74 @@ def stage_checkpoint_folder(
         metric_repo=metric_repo,
         license=license or BASE_MODEL_LICENSES.get(base_model, "apache-2.0"),
         eval_results=results,
-        eval_source=str(eval_file) if eval_file else None,
+        eval_source=f"`{eval_file}`" if eval_file else None,
         plots=plots,
         base_model_note=base_model_note(base_model, run.summary),
         trl_version=version("trl"),
         tokenizer_in_repo=(dest / "tokenizer_config.json").is_file(),
+    )
+    card.save(dest / "README.md")
+    return dest
+
+
+def shipped_card(
+    shipped: ShippedAdapter,
+    *,
+    repo_id: str,
+    base_model: str,
+    datasets_repo: str,
+    arithmetic_repo: str,
+    metric_repo: str,
+    license: str | None = None,
+):
+    """The model card of the shipped adapter: a stage checkpoint's card, from the files of its folder, that also
+    says how it was made (its ``provenance.json``)."""
+    from importlib.metadata import version
+
+    from model_cards.stage_card import render_stage_card
+
+    summary = shipped.summary()
+    return render_stage_card(
+        summary,
+        repo_id=repo_id,
+        base_model=base_model,
+        datasets_repo=datasets_repo,
+        arithmetic_repo=arithmetic_repo,
+        metric_repo=metric_repo,
+        license=license or BASE_MODEL_LICENSES.get(base_model, "apache-2.0"),
+        eval_results=shipped.eval_results(),
+        eval_source="the eval files named under *How it was made* below",
+        plots=shipped.plots(),
+        base_model_note=base_model_note(base_model, summary),
+        trl_version=version("trl"),
+        tokenizer_in_repo=(shipped.folder / "tokenizer_config.json").is_file(),
+        provenance=shipped.provenance,
+    )
+
+
+def shipped_checkpoint_folder(
+    shipped: ShippedAdapter,
+    dest: Path,
+    *,
+    repo_id: str,
+    base_model: str,
+    datasets_repo: str,
+    arithmetic_repo: str,
+    metric_repo: str,
+    license: str | None = None,
+) -> Path:
+    """``dest`` (new or empty) gets the shipped adapter's folder with its card rendered for ``repo_id``."""
+    dest = Path(dest)
+    require_empty(dest)
+    _copy_adapter(shipped.folder, dest, base_model)  # README.md is left out: rendered below
+    card = shipped_card(
+        shipped,
+        repo_id=repo_id,
+        base_model=base_model,
+        datasets_repo=datasets_repo,
+        arithmetic_repo=arithmetic_repo,
+        metric_repo=metric_repo,
+        license=license,
     )
     card.save(dest / "README.md")
     return dest

@@ -27,11 +27,13 @@ from example_texts import EXAMPLES  # noqa: E402
 from interleaver import AdapterUnusable, Interleaver  # noqa: E402
 from model_sources import (  # noqa: E402
     ADAPTER_PATTERN,
+    SHIPPED_ADAPTER,
     Adapter,
     AdapterSource,
     ModelSourceProblem,
     default_base_model,
     parse_adapter_source,
+    shipped_adapter_for,
 )
 from request_checks import InputProblem, check_texts, length_note, max_words_per_text  # noqa: E402
 from serving import port_in_use, wait_until_answering  # noqa: E402
@@ -53,9 +55,16 @@ class DemoSettings:
     device: str | None = None
 
 
-def default_adapter_source() -> str:
-    """``INTERLEAVE_DEMO_ADAPTERS``, else the stage folders of `make train-stage` in the checkout."""
-    return os.environ.get("INTERLEAVE_DEMO_ADAPTERS", "").strip() or ADAPTER_PATTERN
+def adapter_source(given: str | None, base_model: str) -> AdapterSource:
+    """``given`` (the flag), else ``INTERLEAVE_DEMO_ADAPTERS``; with neither, the stage folders of the checkout and,
+    when they hold no stage, the adapter shipped with the checkout (if trained on ``base_model``). A Space run from
+    its own folder (not a checkout) has no shipped adapter."""
+    spec = given or os.environ.get("INTERLEAVE_DEMO_ADAPTERS", "").strip()
+    base_dir = _adapter_base_dir()
+    source = parse_adapter_source(spec or ADAPTER_PATTERN, base_dir)
+    if spec or base_dir is None:
+        return source
+    return AdapterSource(source.kind, source.spec, shipped_adapter_for(base_dir, base_model))
 
 
 def _adapter_base_dir():
@@ -95,6 +104,13 @@ class Demo:
                 f"**No trained adapter found** in {self.settings.adapters.describe()}: showing the base "
                 f"model only. Train one with `make train-stage N=1`, or set `INTERLEAVE_DEMO_ADAPTERS` to "
                 f"a Hub model repo with `stage-N` branches."
+            )
+        shipped = next((a for a in self.adapters.values() if a.shipped), None)
+        if shipped:
+            return line + (
+                f"No stage adapter trained in {self.settings.adapters.describe()}: offering the **adapter shipped "
+                f"with the project** (`{SHIPPED_ADAPTER}`), trained on curriculum stage {shipped.stage} only. "
+                f"`make train-stage N=...` writes your own."
             )
         stages = ", ".join(str(a.stage) for a in self.adapters.values())
         return line + f"Stage adapters found in {self.settings.adapters.describe()}: stage {stages}."
@@ -250,8 +266,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--adapters",
         default=None,
         help=f"stage adapters: a folder pattern with {{n}} (default {ADAPTER_PATTERN!r} in the "
-        "checkout), a Hub model repo id with stage-N branches, or 'none' "
-        "(INTERLEAVE_DEMO_ADAPTERS)",
+        f"checkout, and when it holds no stage, the adapter shipped with the checkout, {SHIPPED_ADAPTER}), a Hub "
+        "model repo id with stage-N branches, or 'none' (INTERLEAVE_DEMO_ADAPTERS)",
     )
     parser.add_argument(
         "--max_words",
@@ -268,9 +284,10 @@ def settings_from(args: argparse.Namespace) -> DemoSettings:
     max_words = args.max_words if args.max_words is not None else max_words_per_text()
     if max_words < 1:
         raise ModelSourceProblem("--max_words must be at least 1")
+    base_model = args.base_model or default_base_model()
     return DemoSettings(
-        base_model=args.base_model or default_base_model(),
-        adapters=parse_adapter_source(args.adapters or default_adapter_source(), _adapter_base_dir()),
+        base_model=base_model,
+        adapters=adapter_source(args.adapters, base_model),
         max_words=max_words,
         device=args.device,
     )

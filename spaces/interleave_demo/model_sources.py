@@ -1,8 +1,10 @@
-"""Where the demo's models come from: the base model, and the stage adapters (local folders or Hub branches)."""
+"""Where the demo's models come from: the base model, and the stage adapters (local folders or Hub branches, and in
+the checkout the adapter shipped with the project)."""
 
 from __future__ import annotations
 
 import glob
+import json
 import logging
 import os
 import re
@@ -14,6 +16,10 @@ logger = logging.getLogger(__name__)
 EMBEDDED_MODEL = "smollm2-135m-instruct"  # the cache folder `make model` converts the embedded GGUF into
 HUB_BASE_MODEL = "HuggingFaceTB/SmolLM2-135M-Instruct"  # the same model on the Hub, when no converted copy is here
 ADAPTER_PATTERN = "runs/stage-{n}/final"  # where `make train-stage N=...` writes each stage's adapter
+# The adapter the checkout ships, and the file that says its stage (model_cards/shipped_adapter.py; the Space imports
+# nothing of the project beyond what vendor.txt lists, so it reads the file itself). Not part of a published Space.
+SHIPPED_ADAPTER = "adapters/shipped"
+SHIPPED_PROVENANCE = "provenance.json"
 STAGE_BRANCH = re.compile(r"^stage-(\d+)$")
 
 
@@ -42,6 +48,7 @@ class Adapter:
     stage: int
     location: str  # a folder, or a Hub repo id
     revision: str | None = None  # the Hub branch, None for a folder
+    shipped: bool = False  # the adapter shipped with the project
 
     @property
     def key(self) -> str:
@@ -50,6 +57,8 @@ class Adapter:
 
     @property
     def label(self) -> str:
+        if self.shipped:
+            return f"stage {self.stage} adapter shipped with the project ({SHIPPED_ADAPTER})"
         where = f"{self.location}@{self.revision}" if self.revision else self.location
         return f"stage {self.stage} adapter ({where})"
 
@@ -60,6 +69,7 @@ class AdapterSource:
 
     kind: str  # "local", "hub" or "none"
     spec: str
+    shipped: str = ""  # the shipped adapter's folder, offered when the local folders hold no stage ("": none)
 
     def describe(self) -> str:
         if self.kind == "local":
@@ -71,7 +81,9 @@ class AdapterSource:
     def find(self) -> list[Adapter]:
         """The adapters this source holds now, by stage."""
         if self.kind == "local":
-            return _local_adapters(self.spec)
+            found = _local_adapters(self.spec)
+            shipped = shipped_adapter(self.shipped) if self.shipped and not found else None
+            return [shipped] if shipped else found
         if self.kind == "hub":
             return _hub_adapters(self.spec)
         return []
@@ -94,6 +106,42 @@ def parse_adapter_source(spec: str, base_dir: Path | None = None) -> AdapterSour
         f"adapter source {spec!r} is neither a folder pattern with {{n}} for the stage "
         f"(like {ADAPTER_PATTERN!r}), a Hub model repo id 'owner/name', nor 'none'"
     )
+
+
+def _provenance(folder: Path) -> dict | None:
+    """The shipped adapter's provenance, or None (and a warning) when it cannot be read."""
+    try:
+        provenance = json.loads((folder / SHIPPED_PROVENANCE).read_text(encoding="utf-8"))
+        stage = provenance["stage"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        logger.warning("the shipped adapter %s has no readable %s (%s): not offered", folder, SHIPPED_PROVENANCE, exc)
+        return None
+    if not isinstance(stage, int) or isinstance(stage, bool) or stage < 1:
+        logger.warning("the shipped adapter %s names no stage (%r): not offered", folder, stage)
+        return None
+    return provenance
+
+
+def shipped_adapter(folder: str) -> Adapter | None:
+    """The adapter shipped with the project in ``folder``, as the stage its provenance names; None if absent."""
+    path = Path(folder)
+    if not (path / "adapter_config.json").is_file():
+        return None
+    provenance = _provenance(path)
+    return Adapter(provenance["stage"], str(path), shipped=True) if provenance else None
+
+
+def shipped_adapter_for(base_dir: Path, base_model: str) -> str:
+    """The shipped adapter's folder in the checkout ``base_dir`` when it was trained on ``base_model`` (its
+    provenance names the base model's Hub id), else ""."""
+    folder = Path(base_dir) / SHIPPED_ADAPTER
+    if not (folder / "adapter_config.json").is_file():
+        return ""
+    provenance = _provenance(folder)
+    hub_id = HUB_BASE_MODEL if Path(base_model.rstrip("/")).name == EMBEDDED_MODEL else base_model
+    if provenance is None or provenance.get("base_model") != hub_id:
+        return ""
+    return str(folder)
 
 
 def _local_adapters(pattern: str) -> list[Adapter]:

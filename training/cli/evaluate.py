@@ -13,6 +13,10 @@ exact match, whether it stopped on an end token, the first slip and its stream, 
 ``diagnostics.json`` and ``slips.png`` (slip rates by position and by tokens per word; ``training.core.
 slip_diagnostics``).
 
+Without ``--adapter`` it scores the adapter shipped with the project (``adapters/shipped/``,
+``model_cards.shipped_adapter``) where no ``runs/stage-N/final`` exists and the model is the one it was trained on, and
+says so; else the base model alone. ``--adapter base`` scores the base model alone in every case.
+
 On a GPU the defaults are the full evaluation (stages 1-6, 256 problems per task and split, base model and adapter).
 On CPU they are small, to finish in minutes: stages 1-3, 8 problems per task and split, and the adapter only
 (``--baseline true`` adds the base model). ``--stages``, ``--n`` and ``--baseline`` override both.
@@ -28,7 +32,9 @@ import time
 from pathlib import Path
 
 from model_cards.eval_results import EvalResults
+from model_cards.shipped_adapter import ShippedAdapterError, is_shipped_folder, shipped_default, trained_stages
 
+BASE_ONLY = "base"  # --adapter base: the base model alone
 GPU_PROBLEMS, CPU_PROBLEMS = 256, 8
 GPU_STAGES, CPU_STAGES = "1-6", "1-3"
 DEFAULT_SPLITS = ("test", "out_of_register")
@@ -83,11 +89,35 @@ def device_defaults(args: argparse.Namespace, cuda: bool) -> list[str]:
     ]
 
 
+def choose_adapter(args: argparse.Namespace, runs_dir: str | Path = "runs") -> str | None:
+    """Settle ``args.adapter``: ``base`` -> None (the base model alone); none given -> the shipped adapter where no
+    stage has a final adapter in ``runs_dir`` and it fits ``args.model``. Returns the note that says so, or None."""
+    if args.adapter == BASE_ONLY:
+        args.adapter = None
+        return None
+    if args.adapter:
+        return None
+    if stages := trained_stages(runs_dir):
+        latest = f"{runs_dir}/stage-{stages[-1]}/final"
+        return f"no ADAPTER given: the base model alone ({latest} is a trained adapter: ADAPTER={latest} scores it)"
+    shipped = shipped_default(runs_dir)
+    if shipped is None or not shipped.fits(args.model):
+        return None
+    args.adapter = str(shipped.folder)
+    return (
+        f"no ADAPTER given and no stage's final adapter in {runs_dir}/: scoring {shipped.describe()}; "
+        f"ADAPTER={BASE_ONLY} scores the base model alone, ADAPTER=runs/<run>/final another adapter"
+    )
+
+
 def out_folder(args: argparse.Namespace) -> Path:
     """``--out``, else ``runs/eval/<adapter's run or model name>`` (``-data-<name>`` added for ``--data``)."""
     if args.out:
         return Path(args.out)
-    name = Path(args.adapter).resolve().parent.name if args.adapter else Path(str(args.model)).name
+    if args.adapter and is_shipped_folder(args.adapter):
+        name = Path(args.adapter).resolve().name  # runs/eval/shipped
+    else:
+        name = Path(args.adapter).resolve().parent.name if args.adapter else Path(str(args.model)).name
     if args.data:
         data_name = Path(args.data.rstrip("/")).stem if Path(args.data).exists() else args.data
         name += "-data-" + re.sub(r"[^A-Za-z0-9._-]+", "-", data_name)
@@ -130,7 +160,13 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--model", default="smollm2-135m-instruct", help="preset, model folder or Hub id")
-    parser.add_argument("--adapter", default=None, help="a trained LoRA adapter folder (omit: the base model only)")
+    parser.add_argument(
+        "--adapter",
+        default=None,
+        help=f"a trained LoRA adapter folder, or '{BASE_ONLY}' for the base model alone (omit: the adapter shipped "
+        "with the project, adapters/shipped/, where no runs/stage-N/final exists and the model is its base model; "
+        "else the base model alone)",
+    )
     parser.add_argument(
         "--stages",
         default=None,
@@ -219,6 +255,13 @@ def main(argv: list[str] | None = None) -> int:
     args.arithmetic = args.arithmetic or ("false" if args.data else "true")
     if no_stages and args.arithmetic == "false":
         parser.error("nothing to evaluate: give --stages or --arithmetic true")
+    try:
+        adapter_note = choose_adapter(args)
+    except ShippedAdapterError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if adapter_note:
+        print(adapter_note, flush=True)
     if args.adapter and not (Path(args.adapter) / "adapter_config.json").is_file():
         print(
             f"error: {args.adapter} is not a LoRA adapter folder (no adapter_config.json); train one with "
@@ -227,13 +270,13 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     try:
-        return run(args, splits)
+        return run(args, splits, [adapter_note] if adapter_note else [])
     except EvalInputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
 
-def run(args: argparse.Namespace, splits: list[str]) -> int:
+def run(args: argparse.Namespace, splits: list[str], notes: list[str] = ()) -> int:
     """Check the input and the model, then score each label and write the files; EvalInputError for bad input."""
     from dataset_builders.interleave_curriculum.user_texts import UserTextError, read_user_texts
 
@@ -247,9 +290,10 @@ def run(args: argparse.Namespace, splits: list[str]) -> int:
     import torch
 
     cuda = torch.cuda.is_available()
-    notes = device_defaults(args, cuda)
-    for note in notes:
+    chosen = device_defaults(args, cuda)
+    for note in chosen:
         print(note)
+    notes = [*notes, *chosen]
     names = [f"stage-{s}" for s in parse_stages(args.stages)] if args.stages.strip() else []
     names += ["arithmetic"] if args.arithmetic == "true" else []
     try:
