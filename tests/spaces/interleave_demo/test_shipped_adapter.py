@@ -140,6 +140,5 @@ def test_the_real_shipped_adapter_interleaves_in_the_demo(app, tmp_path, monkeyp
     demo = app.Demo(app.settings_from(app.parse_args(["--device", "cpu"])))
     assert "adapter shipped with the project" in demo.status() and demo.default_choice() == "stage-1"
     output, target, score, *_ = list(demo.interleave(TEXT_A, TEXT_B, "stage-1"))[-1]
-    written = " ".join(output.split()[: len(target.split())])
-    assert nw_score(written, target) >= 0.8, output  # the base model writes no interleave (0.000)
+    assert nw_score(output, target) >= 0.8, output  # the base model writes no interleave (0.000); and it stops
     assert "NW score:" in score
