@@ -36,3 +36,19 @@ def run_cli(*args: str, env: dict | None = None, timeout: int = 300) -> subproce
     return subprocess.run(
         cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})}
     )
+
+
+def make_dry_run(target: str, *variables: str, unset: tuple[str, ...] = ()) -> str:
+    """What ``make TARGET VARIABLES`` would run (``make -n``), continued lines joined; the environment's variables
+    named in ``unset`` are left out, so only the test's own choose."""
+    env = {key: value for key, value in os.environ.items() if key not in unset}
+    proc = subprocess.run(
+        ["make", "-n", "--no-print-directory", target, *variables],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.replace("\\\n", " ")

@@ -3,7 +3,6 @@ project goes to branch stage-N of its stage, with exactly its folder's files and
 
 from __future__ import annotations
 
-import os
 import subprocess
 
 import pytest
@@ -11,7 +10,7 @@ import pytest
 from model_cards.shipped_adapter import SHIPPED_ADAPTER, load_shipped
 from publishing.__main__ import main as publish_main
 from publishing.local_hub import LocalHub
-from tests.conftest import REPO_ROOT
+from tests.conftest import make_dry_run
 from tests.publishing.stage_run import make_stage_run
 
 REPO = "HUB_USER/interleave-grpo-smollm2-135m-instruct"  # the placeholder namespace the committed card names
@@ -86,17 +85,7 @@ def test_nothing_to_publish_says_so(local_hub, tmp_path, capsys, monkeypatch):
 
 
 def make_publish_model_command(*variables: str) -> list[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("STAGE", "RUN")}
-    proc = subprocess.run(
-        ["make", "-n", "--no-print-directory", "publish-model", *variables],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
-    line = " ".join(proc.stdout.replace("\\\n", " ").splitlines())
+    line = " ".join(make_dry_run("publish-model", *variables, unset=("STAGE", "RUN")).splitlines())
     return line[line.index("-m publishing model") :].split()[3:]
 
 

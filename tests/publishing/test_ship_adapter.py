@@ -12,7 +12,7 @@ import pytest
 from model_cards.eval_results import EvalResults, EvalRow
 from model_cards.shipped_adapter import load_shipped
 from publishing.ship_adapter import main
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, make_dry_run
 from tests.publishing.stage_run import make_stage_run, write_eval
 
 ADAPTER = "/gpu/runs/stage-1/final"
@@ -224,20 +224,10 @@ def test_a_folder_over_the_size_limit_is_not_shipped(run_root, tmp_path, capsys,
 
 
 def test_make_ship_adapter_passes_run_commit_and_command():
-    import os
-
-    env = {k: v for k, v in os.environ.items() if k not in ("RUN", "COMMIT", "COMMAND", "SHIP_ARGS")}
-    proc = subprocess.run(
-        ["make", "-n", "--no-print-directory", "ship-adapter", "RUN=runs/stage-6", "COMMIT=abc1234"]
-        + ["COMMAND=make curriculum", "SHIP_ARGS=--note 'Final stage.'"],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
+    variables = ["RUN=runs/stage-6", "COMMIT=abc1234", "COMMAND=make curriculum", "SHIP_ARGS=--note 'Final stage.'"]
+    command = " ".join(
+        make_dry_run("ship-adapter", *variables, unset=("RUN", "COMMIT", "COMMAND", "SHIP_ARGS")).split()
     )
-    assert proc.returncode == 0, proc.stderr
-    command = " ".join(proc.stdout.replace("\\\n", " ").split())
     assert command == (
         ".venv/bin/python -m publishing.ship_adapter --run runs/stage-6 --commit abc1234 "
         "--command \"make curriculum\" --note 'Final stage.'"

@@ -14,7 +14,7 @@ import pytest
 
 from dataset_builders.interleave_curriculum import curriculum_dataset
 from model_cards.eval_results import EvalResults
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, make_dry_run
 from training.cli.evaluate import parse_stages
 
 
@@ -82,17 +82,8 @@ def _evaluate(*args: str) -> int:
 
 def _make_eval_command(*variables: str) -> str:
     """The command ``make eval VARIABLES`` runs (``make -n``), with STAGES neither in the environment nor given."""
-    env = {key: value for key, value in os.environ.items() if key != "STAGES"}
-    proc = subprocess.run(
-        ["make", "-n", "--no-print-directory", "eval", *variables],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-    )
-    assert proc.returncode == 0, proc.stderr
-    return " ".join(line for line in proc.stdout.replace("\\\n", " ").splitlines() if "training.cli.evaluate" in line)
+    planned = make_dry_run("eval", *variables, unset=("STAGES",))
+    return " ".join(line for line in planned.splitlines() if "training.cli.evaluate" in line)
 
 
 def test_make_eval_passes_stages_only_when_given():

@@ -4,15 +4,13 @@ model is its base model, said on the screen; ADAPTER=base: the base model alone.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from argparse import Namespace
 from pathlib import Path
 
 import pytest
 
 from model_cards.shipped_adapter import SHIPPED_ADAPTER
-from tests.conftest import REPO_ROOT
+from tests.conftest import make_dry_run
 from training.cli.evaluate import choose_adapter, out_folder
 
 
@@ -51,17 +49,7 @@ def test_another_model_gets_no_shipped_adapter(tmp_path):
 
 
 def test_make_eval_passes_adapter_base_through():
-    env = {key: value for key, value in os.environ.items() if key not in ("STAGES", "ADAPTER")}
-    proc = subprocess.run(
-        ["make", "-n", "--no-print-directory", "eval", "ADAPTER=base"],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.replace("\\\n", " ").split() == [
+    assert make_dry_run("eval", "ADAPTER=base", unset=("STAGES", "ADAPTER")).split() == [
         ".venv/bin/python",
         "-m",
         "training.cli.evaluate",
