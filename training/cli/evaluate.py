@@ -175,8 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--arithmetic",
         default=None,
-        choices=("true", "false"),
-        help="also the arithmetic control (default: true, false with --data)",
+        help="also the arithmetic control: true, false, or a variant arithmetic-AxB (A-digit x B-digit, e.g. "
+        "arithmetic-2x2) (default: true, false with --data)",
     )
     parser.add_argument(
         "--baseline",
@@ -253,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.data and no_stages:
         parser.error("--data needs stages (--stages / STAGES=...): its texts are cut to each stage's words")
     args.arithmetic = args.arithmetic or ("false" if args.data else "true")
+    if args.arithmetic not in ("true", "false") and not re.fullmatch(r"arithmetic-\d+x\d+", args.arithmetic):
+        parser.error(f"--arithmetic {args.arithmetic!r}: true, false or arithmetic-AxB (e.g. arithmetic-2x2)")
     if no_stages and args.arithmetic == "false":
         parser.error("nothing to evaluate: give --stages or --arithmetic true")
     try:
@@ -295,7 +297,7 @@ def run(args: argparse.Namespace, splits: list[str], notes: list[str] = ()) -> i
         print(note)
     notes = [*notes, *chosen]
     names = [f"stage-{s}" for s in parse_stages(args.stages)] if args.stages.strip() else []
-    names += ["arithmetic"] if args.arithmetic == "true" else []
+    names += [] if args.arithmetic == "false" else ["arithmetic" if args.arithmetic == "true" else args.arithmetic]
     try:
         sets, more_notes = problem_sets(args, names, splits, args.splits is not None, user_texts)
     except UserTextError as exc:

@@ -409,3 +409,14 @@ def test_cpu_defaults_are_small_and_said(tmp_path):
     assert device_defaults(args, cuda=True) == [] and (args.stages, args.n, args.baseline) == ("1-6", 256, "true")
     args = Namespace(stages="2", n=3, baseline="true", adapter="runs/stage-1/final")  # what the user gives stays
     assert device_defaults(args, cuda=False) == [] and (args.stages, args.n, args.baseline) == ("2", 3, "true")
+
+
+def test_an_arithmetic_variant_is_scored_by_name(tiny_model_dir, tmp_path, capsys):
+    """--arithmetic arithmetic-2x2: the positive control's easier variant (issue 17, item 4), in the same tables."""
+    out = tmp_path / "eval"
+    assert _evaluate("--stages", "", "--arithmetic", "arithmetic-2x2", "--n", "2", "--out", str(out)) == 0
+    rows = json.loads((out / "eval.json").read_text())["rows"]
+    assert {row["task"] for row in rows} == {"arithmetic-2x2"}
+    with pytest.raises(SystemExit) as stop:
+        _evaluate("--stages", "", "--arithmetic", "arith")
+    assert stop.value.code == 2 and "true, false or arithmetic-AxB" in capsys.readouterr().err
