@@ -99,6 +99,10 @@ class Task(ABC):
         """``row`` as a prompt-completion pair in TRL's conversational format (the reference as the answer)."""
         return {"prompt": row["prompt"], "completion": [{"role": "assistant", "content": self.reference(row)}]}
 
+    def train_prompt_tokens(self, tokenizer) -> int:
+        """The widest train prompt to expect, in ``tokenizer``'s tokens with the chat template (0: no estimate)."""
+        return 0
+
     def completion_budget(self, tokenizer, references: Sequence[str] = ()) -> int:
         """Tokens a completion may run: the one budget formula on this task's expected length and ``references``."""
         longest = max((len(tokenizer(r, add_special_tokens=False)["input_ids"]) for r in references), default=0)

@@ -22,6 +22,7 @@ DATASET_FOLDER = "interleave-curriculum"  # the published dataset (publishing.da
 # costliest pair (two texts of numbers, ~1.9 tokens a word against ~1.4 for prose) is among them.
 BUDGET_SAMPLE = 100
 _TARGET_TOKENS: dict[tuple, list[int]] = {}  # (tokenizer, words, seed) -> target lengths of the budget sample
+_PROMPT_TOKENS: dict[tuple, int] = {}  # (tokenizer, words, seed) -> the widest prompt of the budget sample
 
 
 class InterleaveTask(Task):
@@ -97,6 +98,18 @@ class InterleaveTask(Task):
             targets = [self.problem("train", i)["target"] for i in range(BUDGET_SAMPLE)]
             _TARGET_TOKENS[key] = [len(ids) for ids in tokenizer(targets, add_special_tokens=False)["input_ids"]]
         return _TARGET_TOKENS[key]
+
+    def train_prompt_tokens(self, tokenizer) -> int:
+        """The widest chat-templated prompt of the first ``BUDGET_SAMPLE`` train problems, at the longest length this
+        task trains on (the register mix's densest pairs are among them)."""
+        if self.train_words and max(self.train_words) != self.words:
+            return max(task.train_prompt_tokens(tokenizer) for task in self._length_tasks())
+        key = (getattr(tokenizer, "name_or_path", None), len(tokenizer), self.words, self.seed)
+        if key not in _PROMPT_TOKENS:
+            prompts = [self.problem("train", i)["prompt"] for i in range(BUDGET_SAMPLE)]
+            ids = [tokenizer.apply_chat_template(p, add_generation_prompt=True, tokenize=True) for p in prompts]
+            _PROMPT_TOKENS[key] = max(len(x["input_ids"] if hasattr(x, "keys") else x) for x in ids)
+        return _PROMPT_TOKENS[key]
 
     def expected_tokens(self, tokenizer) -> float:
         """The mean token length of train targets of this length, over the register mix."""

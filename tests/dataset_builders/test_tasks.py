@@ -107,6 +107,9 @@ def test_train_lengths_take_turns_and_resume_where_they_left_off(tiny_model_dir)
     longer = tasks.get("stage-1").with_train_words([4, 25])
     assert longer.completion_budget(tokenizer) == tasks.get("stage-2").completion_budget(tokenizer)
     assert longer.completion_budget(tokenizer) > tasks.get("stage-1").completion_budget(tokenizer)
+    stage_1_prompt = tasks.get("stage-1").train_prompt_tokens(tokenizer)
+    assert longer.train_prompt_tokens(tokenizer) == tasks.get("stage-2").train_prompt_tokens(tokenizer) > stage_1_prompt
+    assert tasks.get("arithmetic").train_prompt_tokens(tokenizer) == 0  # no estimate: the sampler finds its width
     with pytest.raises(ValueError, match="interleave tasks"):
         tasks.get("arithmetic").with_train_words([4])
     for bad in ("6-4", "0", "x"):

@@ -125,7 +125,12 @@ class GraphSampler:
     """
 
     def __init__(
-        self, model: torch.nn.Module, use_cuda_graph: bool | None = None, compile: bool = False, batch_bucket: int = 1
+        self,
+        model: torch.nn.Module,
+        use_cuda_graph: bool | None = None,
+        compile: bool = False,
+        batch_bucket: int = 1,
+        min_width: int = 0,
     ):
         self.model = model
         self.device = next(model.parameters()).device
@@ -133,6 +138,7 @@ class GraphSampler:
         self.use_cuda_graph = self.device.type == "cuda" if use_cuda_graph is None else use_cuda_graph
         self.compile = compile and self.device.type == "cuda"  # on CPU (tests) the loop runs eagerly
         self.batch_bucket = max(1, batch_bucket)
+        self.min_width = max(0, min_width)  # the widest prompt the caller expects: the first cache fits it already
         self.boolean_mask = getattr(model.config, "_attn_implementation", None) == ATTENTION
         self._next_token_compiled = None
         self._shapes: dict[tuple[int, int], _Decode] = {}
@@ -158,7 +164,7 @@ class GraphSampler:
             return state, length - max_new_tokens
         for key in [key for key in self._shapes if key[0] == batch]:
             del self._shapes[key]
-        width = -(-int(width * WIDTH_HEADROOM) // PROMPT_BUCKET) * PROMPT_BUCKET
+        width = -(-int(max(width, self.min_width) * WIDTH_HEADROOM) // PROMPT_BUCKET) * PROMPT_BUCKET
         length = width + max_new_tokens
         cache = StaticCache(config=self.model.config, max_cache_len=length)
         zeros = dict(device=self.device, dtype=torch.long)

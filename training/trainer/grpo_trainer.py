@@ -108,6 +108,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
         word_credit: float = 0.0,
         keep_word_signal_groups: bool = False,
         progress: StepProgress | None = None,
+        prompt_width_hint: int = 0,
         **kwargs,
     ):
         from training.trainer.attention_kernels import use_safe_attention_kernels
@@ -117,6 +118,9 @@ class ObservedGRPOTrainer(GRPOTrainer):
         from dataset_builders.prompts import end_token_ids
 
         self.eos_token_ids = end_token_ids(self.model, self._tokenizer)  # where evaluation and the demo stop too
+        # the widest train prompt the task expects: a mix of lengths otherwise widens the sampler's cache (and
+        # recompiles its decode step, ~35 s) when its first longer prompts come (results/grpo/gpu-smoke-train-words)
+        self.prompt_width_hint = prompt_width_hint
         self.graph_sampler = self._graph_sampler(fast_generation_compile) if fast_generation else None
         self._generation_seconds = 0.0
         self.reference_column = reference_column
@@ -167,7 +171,10 @@ class ObservedGRPOTrainer(GRPOTrainer):
         # Sample at the precision the mixed-precision forward computes in (the weights may be float32).
         dtype = torch.bfloat16 if self.args.bf16 else torch.float16 if self.args.fp16 else None
         return GraphSampler(
-            merged_copy(self.accelerator.unwrap_model(self.model), dtype=dtype), compile=compile, batch_bucket=batch
+            merged_copy(self.accelerator.unwrap_model(self.model), dtype=dtype),
+            compile=compile,
+            batch_bucket=batch,
+            min_width=self.prompt_width_hint,
         )
 
     def _generate_single_turn(self, prompt_ids, images, multimodal_fields, num_generations, has_tool_images=False):

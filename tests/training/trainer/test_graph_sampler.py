@@ -36,6 +36,15 @@ def test_greedy_sampling_with_left_padding_equals_generate(tiny_model_dir):
     reused.sample([list(range(100, 170))] * 3, 12, [tokenizer.eos_token_id], tokenizer.pad_token_id, temperature=0)
     assert reused.sample(prompts, 12, [tokenizer.eos_token_id], tokenizer.pad_token_id, temperature=0) == ours
     assert len(reused._shapes) == 1  # the shorter prompts were padded into the existing, longer cache
+    wide, end = [list(range(100, 300))] * 3, [tokenizer.eos_token_id]
+    before = set(reused._shapes)
+    reused.sample(wide, 12, end, tokenizer.pad_token_id, temperature=0)
+    assert set(reused._shapes) != before  # a wider prompt than any seen needs a new shape: a recompile on a GPU
+    hinted = GraphSampler(sampler.model, min_width=200)  # a caller that expects prompts of up to 200 tokens
+    assert hinted.sample(prompts, 12, end, tokenizer.pad_token_id, temperature=0) == ours
+    first = set(hinted._shapes)
+    hinted.sample(wide, 12, end, tokenizer.pad_token_id, temperature=0)
+    assert set(hinted._shapes) == first  # its first cache was sized for the hint
     for prompt, completion in zip(prompts, ours):
         ids = torch.tensor([prompt])
         reference = policy.generate(
