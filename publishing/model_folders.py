@@ -140,10 +140,6 @@ def stage_checkpoint_folder(
     license: str | None = None,
 ) -> Path:
     """``dest`` (new or empty) gets the adapter, README.md (the card), plots/ and results/ (summary.json, eval.json)."""
-    from importlib.metadata import version
-
-    from model_cards.stage_card import render_stage_card
-
     dest = Path(dest)
     require_empty(dest)
     _copy_adapter(run.adapter, dest, base_model)
@@ -159,19 +155,17 @@ def stage_checkpoint_folder(
     results = EvalResults.load(eval_file) if eval_file else None
     if eval_file:
         shutil.copy2(eval_file, dest / "results" / "eval.json")
-    card = render_stage_card(
+    card = _render_card(
         run.summary,
+        base_model,
+        license,
         repo_id=repo_id,
-        base_model=base_model,
         datasets_repo=datasets_repo,
         arithmetic_repo=arithmetic_repo,
         metric_repo=metric_repo,
-        license=license or BASE_MODEL_LICENSES.get(base_model, "apache-2.0"),
         eval_results=results,
         eval_source=f"`{eval_file}`" if eval_file else None,
         plots=plots,
-        base_model_note=base_model_note(base_model, run.summary),
-        trl_version=version("trl"),
         tokenizer_in_repo=(dest / "tokenizer_config.json").is_file(),
     )
     card.save(dest / "README.md")
@@ -190,26 +184,37 @@ def shipped_card(
 ):
     """The model card of the shipped adapter: a stage checkpoint's card, from the files of its folder, that also
     says how it was made (its ``provenance.json``)."""
+    summary = shipped.summary()
+    return _render_card(
+        summary,
+        base_model,
+        license,
+        repo_id=repo_id,
+        datasets_repo=datasets_repo,
+        arithmetic_repo=arithmetic_repo,
+        metric_repo=metric_repo,
+        eval_results=shipped.eval_results(),
+        eval_source="the eval files named under *How it was made* below",
+        plots=shipped.plots(),
+        tokenizer_in_repo=(shipped.folder / "tokenizer_config.json").is_file(),
+        provenance=shipped.provenance,
+    )
+
+
+def _render_card(summary: dict, base_model: str, license: str | None, **fields):
+    """``model_cards.stage_card.render_stage_card`` with what every stage card derives the same way: the licence
+    (the base model's unless given), the note on the base model, and the TRL version."""
     from importlib.metadata import version
 
     from model_cards.stage_card import render_stage_card
 
-    summary = shipped.summary()
     return render_stage_card(
         summary,
-        repo_id=repo_id,
         base_model=base_model,
-        datasets_repo=datasets_repo,
-        arithmetic_repo=arithmetic_repo,
-        metric_repo=metric_repo,
         license=license or BASE_MODEL_LICENSES.get(base_model, "apache-2.0"),
-        eval_results=shipped.eval_results(),
-        eval_source="the eval files named under *How it was made* below",
-        plots=shipped.plots(),
         base_model_note=base_model_note(base_model, summary),
         trl_version=version("trl"),
-        tokenizer_in_repo=(shipped.folder / "tokenizer_config.json").is_file(),
-        provenance=shipped.provenance,
+        **fields,
     )
 
 
