@@ -5,7 +5,7 @@
 # the skill to the next length and keep the earlier ones? Same recipe and time as batch 8 otherwise, each part alone:
 #   PART=stage2-mix   stage 2, --train_words 4-25, 7.5 min, from the shipped batch-8 stage-1 adapter
 #                     (adapters/shipped, in the tree): against batch 8's stage 2 (0.386 / stage 1 0.880)
-#   PART=start        the format start as in batch 8 (100 SFT steps, 4-10 words)
+#   PART=start        the format start as in batch 8, now its recipe (training/recipes/sft-format-start.yaml)
 #   PART=stage1-mix   stage 1, --train_words 4-10, 8 min, from it: against batch 8's stage 1 (0.951), and at 25 words
 #   PART=stage2-chain stage 2, --train_words 4-25, 7.5 min, from PART=stage1-mix's adapter
 # Each scores validation (256) at stages 1-2, then test at stages 1-2. Order of priority as listed; a fresh machine
@@ -22,8 +22,7 @@ arm() {  # NAME STAGE MINUTES INIT FLAGS...
 case ${PART:?set PART=stage2-mix, start, stage1-mix or stage2-chain} in
   stage2-mix)   arm stage2-mix 2 7.5 $PWD/adapters/shipped --train_words 4-25 ;;
   start)
-    python3 -m training.cli.warm_start --config training/recipes/sft-every-length.yaml --model $M --report_to none \
-      --words 4-10 --max_steps 100 --max_length 512 --max_train_minutes 1 \
+    python3 -m training.cli.warm_start --config training/recipes/sft-format-start.yaml --model $M --report_to none \
       --output_dir $LAB/runs/sft-start --results_dir $LAB/results/sft-start 2>&1 | grep -v "it/s\]" | tail -2
     python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/sft-start/final --stages 1 --n 256 \
       --split validation --arithmetic false --baseline false --out $LAB/results/sft-start/eval-validation 2>&1 | tail -3 ;;
