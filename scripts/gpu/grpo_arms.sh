@@ -2,7 +2,8 @@
 #   bash scripts/gpu/grpo_arms.sh NAME="FLAGS" [NAME="FLAGS" ...]
 # Environment: INIT (adapter folder, default .carry/sft-start), STAGE (1), MINUTES (time guard per arm, 5.5),
 # N_EVAL (validation problems, 256), EVAL_STAGES (stages scored at the end, default STAGE).
-# Writes $LAB/results/NAME/ (metrics, summary, plots, train.log, promotion.jsonl, eval-validation/) and packs
+# Writes $LAB/results/NAME/ (metrics, summary, plots, train.log, promotion.jsonl, completions-early.jsonl.gz: the
+# completions of the first 60 steps, eval-validation/) and packs
 # $LAB/results into $OUT/results.tar.gz (the probe's inputs.pt left out). scripts/gpu/setup.sh must be ready.
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
@@ -17,6 +18,13 @@ arm() {  # NAME FLAGS...
     --n ${N_EVAL:-256} --split validation --arithmetic false --baseline false \
     --out $LAB/results/$name/eval-validation >> $LAB/results/$name.log 2>&1
   cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
+  python3 - $LAB/runs/$name/completions.jsonl.gz $LAB/results/$name/completions-early.jsonl.gz <<'PY' 2>/dev/null
+import gzip, json, sys  # the first 60 steps' completions (the early phase, where runs lose ~40 steps), ~1 MB
+with gzip.open(sys.argv[1], "rt") as src, gzip.open(sys.argv[2], "wt") as out:
+    for line in src:
+        if json.loads(line).get("step", 0) <= 60:
+            out.write(line)
+PY
   mv $LAB/results/$name.log $LAB/results/$name/train.log
 }
 start=$(date +%s)
