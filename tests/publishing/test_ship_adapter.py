@@ -37,28 +37,19 @@ def head() -> str:
     return subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True).stdout.strip()
 
 
+def ship_args(run_root, out, *, adapter=None, out_of_register=True) -> list[str]:
+    """The flags of a ship from the tiny run's folders (or from an adapter folder instead of its run)."""
+    args = ["--adapter", str(adapter)] if adapter else ["--run", str(run_root / "runs" / "stage-1")]
+    args += ["--results", str(run_root / "results" / "stage-1")]
+    args += ["--eval_file", str(run_root / "eval" / "test" / "eval.json")]
+    if out_of_register:
+        args += ["--eval-file", str(run_root / "eval" / "oor" / "eval.json")]  # the hyphenated spelling too
+    args += ["--commit", "HEAD", "--command", "make train-stage N=1", "--base_model", "local/tiny-random-llama"]
+    return [*args, "--out", str(out)]
+
+
 def ship(run_root, out, *extra: str) -> int:
-    return main(
-        [
-            "--run",
-            str(run_root / "runs" / "stage-1"),
-            "--results",
-            str(run_root / "results" / "stage-1"),
-            "--eval_file",
-            str(run_root / "eval" / "test" / "eval.json"),
-            "--eval-file",  # the hyphenated spelling too
-            str(run_root / "eval" / "oor" / "eval.json"),
-            "--commit",
-            "HEAD",
-            "--command",
-            "make train-stage N=1",
-            "--base_model",
-            "local/tiny-random-llama",
-            "--out",
-            str(out),
-            *extra,
-        ]
-    )
+    return main([*ship_args(run_root, out), *extra])
 
 
 def tensors(path):
@@ -110,22 +101,7 @@ def test_rebuilding_from_the_shipped_folder_keeps_its_weights(run_root, tmp_path
     out = tmp_path / "shipped"
     assert ship(run_root, out) == 0
     weights = (out / "adapter_model.safetensors").read_bytes()
-    rebuilt = [
-        "--adapter",
-        str(out),
-        "--results",
-        str(run_root / "results" / "stage-1"),
-        "--eval_file",
-        str(run_root / "eval" / "test" / "eval.json"),
-        "--commit",
-        "HEAD",
-        "--command",
-        "make train-stage N=1",
-        "--base_model",
-        "local/tiny-random-llama",
-        "--out",
-        str(out),
-    ]
+    rebuilt = ship_args(run_root, out, adapter=out, out_of_register=False)
     assert main(rebuilt) == 2  # bfloat16 already: from what?
     assert main([*rebuilt, "--converted_from", "float32"]) == 0
     assert (out / "adapter_model.safetensors").read_bytes() == weights
@@ -157,22 +133,7 @@ def test_bad_input_stops_with_a_message_and_leaves_the_folder(run_root, tmp_path
     out = tmp_path / "shipped"
     assert ship(run_root, out) == 0
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    args = [
-        "--run",
-        str(run_root / "runs" / "stage-1"),
-        "--eval_file",
-        str(run_root / "eval" / "test" / "eval.json"),
-        "--commit",
-        "HEAD",
-        "--command",
-        "make train-stage N=1",
-        "--base_model",
-        "local/tiny-random-llama",
-        "--results",
-        str(run_root / "results" / "stage-1"),
-        "--out",
-        str(out),
-    ]
+    args = ship_args(run_root, out, out_of_register=False)
     for flag, value in change.items():
         if flag in args:
             at = args.index(flag)
