@@ -53,8 +53,22 @@ def initial_adapter(run_args: RunArguments, task, output_dir: Path) -> Path | No
             f"{task.name} starts from {task.previous}'s final adapter, {path}, which does not exist. Train "
             f"{task.previous} first (its recipe: training/recipes/{task.previous}.yaml), or pass "
             f"INIT_ADAPTER=<adapter folder> (--init_adapter), or INIT_ADAPTER=base for a fresh adapter."
+            + _shipped_hint(task.previous)
         )
     return path
+
+
+def _shipped_hint(previous: str) -> str:
+    """Where the adapter shipped with the project is ``previous``'s: say it can be the start."""
+    from model_cards.shipped_adapter import SHIPPED_ADAPTER, SHIPPED_ADAPTER_PATH, ShippedAdapterError, load_shipped
+
+    try:
+        shipped = load_shipped(SHIPPED_ADAPTER)
+    except ShippedAdapterError:
+        return ""
+    if shipped.task != previous:
+        return ""
+    return f" The adapter shipped with the project is a {previous} adapter: INIT_ADAPTER={SHIPPED_ADAPTER_PATH}."
 
 
 def resume_checkpoint(run_args: RunArguments, output_dir: Path) -> tuple[Path | None, dict]:

@@ -274,6 +274,7 @@ def test_stage_2_needs_stage_1_or_an_adapter(tmp_path):
     )
     assert proc.returncode == 2
     assert f"stage-2 starts from stage-1's final adapter, {tmp_path}/stage-1/final, which does not exist" in proc.stderr
+    assert "The adapter shipped with the project is a stage-1 adapter: INIT_ADAPTER=adapters/shipped." in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
