@@ -19,10 +19,10 @@ from pathlib import Path
 
 def _prompts(tokenizer, stage: int, n_prompts: int, num_generations: int) -> list[list[int]]:
     from dataset_builders.interleave_curriculum import curriculum_dataset
+    from dataset_builders.prompts import chat_prompt_ids
 
     rows = curriculum_dataset("validation", stage=stage, size=n_prompts)
-    ids = [tokenizer.apply_chat_template(r["prompt"], add_generation_prompt=True, tokenize=True) for r in rows]
-    ids = [list(x["input_ids"]) if hasattr(x, "keys") else list(x) for x in ids]
+    ids = [chat_prompt_ids(tokenizer, r["prompt"]) for r in rows]
     return [p for p in ids for _ in range(num_generations)]
 
 

@@ -74,6 +74,13 @@ def completion_text(completion: str | Sequence[dict]) -> str:
     return "\n".join(texts)
 
 
+def chat_prompt_ids(tokenizer, prompt: Sequence[dict]) -> list[int]:
+    """The token ids of chat ``prompt`` with the generation prompt, whether the tokenizer's ``apply_chat_template``
+    returns ids or a mapping holding them (transformers versions differ)."""
+    ids = tokenizer.apply_chat_template(prompt, add_generation_prompt=True, tokenize=True)
+    return list(ids["input_ids"] if hasattr(ids, "keys") else ids)
+
+
 def end_token_ids(model, tokenizer) -> list[int]:
     """Every token id that ends a completion: the tokenizer's eos, each one the model's generation config declares,
     and the tokenizer's other special tokens. An answer here is plain text, so any special token means it is over; a

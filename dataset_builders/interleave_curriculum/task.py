@@ -15,6 +15,7 @@ from dataset_builders.interleave_curriculum.problems import InterleaveProblems
 from dataset_builders.interleave_curriculum.rewards import INTERLEAVE_REWARD_WEIGHTS, INTERLEAVE_REWARDS
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
 from dataset_builders.interleave_curriculum.streaming import curriculum_dataset, curriculum_stream
+from dataset_builders.prompts import chat_prompt_ids
 from dataset_builders.task import RESAMPLE_START, Task, taking_turns
 
 DATASET_FOLDER = "interleave-curriculum"  # the published dataset (publishing.dataset_folders writes it)
@@ -107,8 +108,7 @@ class InterleaveTask(Task):
         key = (getattr(tokenizer, "name_or_path", None), len(tokenizer), self.words, self.seed)
         if key not in _PROMPT_TOKENS:
             prompts = [self.problem("train", i)["prompt"] for i in range(BUDGET_SAMPLE)]
-            ids = [tokenizer.apply_chat_template(p, add_generation_prompt=True, tokenize=True) for p in prompts]
-            _PROMPT_TOKENS[key] = max(len(x["input_ids"] if hasattr(x, "keys") else x) for x in ids)
+            _PROMPT_TOKENS[key] = max(len(chat_prompt_ids(tokenizer, p)) for p in prompts)
         return _PROMPT_TOKENS[key]
 
     def expected_tokens(self, tokenizer) -> float:

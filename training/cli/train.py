@@ -21,6 +21,7 @@ from pathlib import Path
 
 from base_models.models import ModelUnavailable
 from dataset_builders.fetch import FetchError
+from dataset_builders.prompts import chat_prompt_ids
 from publishing.hub import HubError
 from training.core.arguments import RecipeError, RunArguments, parse_run_arguments
 from training.core.cpu_cost import cpu_cost_report
@@ -184,11 +185,8 @@ def cpu_step(model, tokenizer, task, data_position: int, grpo_args):
     from training.core.cpu_cost import CpuStep
 
     prompt = task.problem("train", data_position)["prompt"]
-    prompt_tokens = (
-        len(tokenizer(prompt)["input_ids"])
-        if isinstance(prompt, str)
-        else len(tokenizer.apply_chat_template(prompt, add_generation_prompt=True, tokenize=True, return_dict=False))
-    )
+    ids = tokenizer(prompt)["input_ids"] if isinstance(prompt, str) else chat_prompt_ids(tokenizer, prompt)
+    prompt_tokens = len(ids)
     return CpuStep(
         completions=grpo_args.generation_batch_size,
         prompt_tokens=prompt_tokens,

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 
 from dataset_builders import tasks
-from dataset_builders.prompts import completion_text
+from dataset_builders.prompts import chat_prompt_ids, completion_text, end_token_ids
 from model_cards.eval_results import EvalRow
 from training.core.slip_diagnostics import SlipDiagnostics, WordTokens, slip_fields
 
@@ -55,8 +55,7 @@ def generate(
     """Greedy completions (text) of chat ``prompts``, ``batch_size`` at a time, each ending at its first
     ``end_tokens`` id (``dataset_builders.prompts.end_token_ids``). ``ended``: gets, per prompt, whether its completion
     stopped on an end token (False: it ran to ``max_new_tokens``); ``token_counts``: its length in tokens."""
-    ids = [tokenizer.apply_chat_template(p, add_generation_prompt=True, tokenize=True) for p in prompts]
-    ids = [list(x["input_ids"]) if hasattr(x, "keys") else list(x) for x in ids]
+    ids = [chat_prompt_ids(tokenizer, p) for p in prompts]
     texts = []
     for start in range(0, len(ids), batch_size):
         tokens = sampler.sample(
@@ -133,7 +132,6 @@ def evaluate_sets(
     """
     from tqdm.auto import tqdm
 
-    from dataset_builders.prompts import end_token_ids
     from training.trainer.graph_sampler import GraphSampler, merged_copy
 
     sampler = GraphSampler(merged_copy(model, dtype=dtype))
