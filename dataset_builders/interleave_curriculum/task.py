@@ -103,7 +103,7 @@ class InterleaveTask(Task):
     def train_prompt_tokens(self, tokenizer) -> int:
         """The widest chat-templated prompt of the first ``BUDGET_SAMPLE`` train problems, at the longest length this
         task trains on (the register mix's densest pairs are among them)."""
-        if self.train_words and max(self.train_words) != self.words:
+        if self.train_words:
             return max(task.train_prompt_tokens(tokenizer) for task in self._length_tasks())
         key = (getattr(tokenizer, "name_or_path", None), len(tokenizer), self.words, self.seed)
         if key not in _PROMPT_TOKENS:

@@ -118,10 +118,12 @@ class ObservedGRPOTrainer(GRPOTrainer):
         from dataset_builders.prompts import end_token_ids
 
         self.eos_token_ids = end_token_ids(self.model, self._tokenizer)  # where evaluation and the demo stop too
-        # the widest train prompt the task expects: a mix of lengths otherwise widens the sampler's cache (and
-        # recompiles its decode step, ~35 s) when its first longer prompts come (results/grpo/gpu-smoke-train-words)
-        self.prompt_width_hint = prompt_width_hint
-        self.graph_sampler = self._graph_sampler(fast_generation_compile) if fast_generation else None
+        # prompt_width_hint: the widest train prompt the task expects; a mix of lengths otherwise widens the sampler's
+        # cache (and recompiles its decode step, ~35 s) when its first longer prompts come
+        # (results/grpo/gpu-smoke-train-words)
+        self.graph_sampler = None
+        if fast_generation:
+            self.graph_sampler = self._graph_sampler(fast_generation_compile, prompt_width_hint)
         self._generation_seconds = 0.0
         self.reference_column = reference_column
         self.resample_problems = resample_problems
@@ -148,7 +150,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
             )
             self.dynamic_sampling_rounds = 0
 
-    def _graph_sampler(self, compile: bool = False):
+    def _graph_sampler(self, compile: bool = False, min_width: int = 0):
         """A GraphSampler on a merged copy of the policy, or None (with the reason) where it does not apply."""
         from training.trainer.graph_sampler import GraphSampler, merged_copy
 
@@ -174,7 +176,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
             merged_copy(self.accelerator.unwrap_model(self.model), dtype=dtype),
             compile=compile,
             batch_bucket=batch,
-            min_width=self.prompt_width_hint,
+            min_width=min_width,
         )
 
     def _generate_single_turn(self, prompt_ids, images, multimodal_fields, num_generations, has_tool_images=False):
