@@ -89,6 +89,17 @@ def device_defaults(args: argparse.Namespace, cuda: bool) -> list[str]:
     ]
 
 
+def is_arithmetic_task(name: str) -> bool:
+    """Whether the task registry has an arithmetic task of this name (arithmetic-2x2, not arithmetic-0x2)."""
+    from dataset_builders import tasks
+    from dataset_builders.arithmetic.task import ArithmeticTask
+
+    try:
+        return isinstance(tasks.get(name), ArithmeticTask)
+    except tasks.UnknownTask:
+        return False
+
+
 def choose_adapter(args: argparse.Namespace, runs_dir: str | Path = "runs") -> str | None:
     """Settle ``args.adapter``: ``base`` -> None (the base model alone); none given -> the shipped adapter where no
     stage has a final adapter in ``runs_dir`` and it fits ``args.model``. Returns the note that says so, or None."""
@@ -253,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.data and no_stages:
         parser.error("--data needs stages (--stages / STAGES=...): its texts are cut to each stage's words")
     args.arithmetic = args.arithmetic or ("false" if args.data else "true")
-    if args.arithmetic not in ("true", "false") and not re.fullmatch(r"arithmetic-\d+x\d+", args.arithmetic):
+    if args.arithmetic not in ("true", "false") and not is_arithmetic_task(args.arithmetic):
         parser.error(f"--arithmetic {args.arithmetic!r}: true, false or arithmetic-AxB (e.g. arithmetic-2x2)")
     if no_stages and args.arithmetic == "false":
         parser.error("nothing to evaluate: give --stages or --arithmetic true")

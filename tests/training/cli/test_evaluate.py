@@ -417,6 +417,7 @@ def test_an_arithmetic_variant_is_scored_by_name(tiny_model_dir, tmp_path, capsy
     assert _evaluate("--stages", "", "--arithmetic", "arithmetic-2x2", "--n", "2", "--out", str(out)) == 0
     rows = json.loads((out / "eval.json").read_text())["rows"]
     assert {row["task"] for row in rows} == {"arithmetic-2x2"}
-    with pytest.raises(SystemExit) as stop:
-        _evaluate("--stages", "", "--arithmetic", "arith")
-    assert stop.value.code == 2 and "true, false or arithmetic-AxB" in capsys.readouterr().err
+    for bad in ("arith", "arithmetic-0x2", "stage-1"):
+        with pytest.raises(SystemExit) as stop:
+            _evaluate("--stages", "", "--arithmetic", bad)
+        assert stop.value.code == 2 and "true, false or arithmetic-AxB" in capsys.readouterr().err
