@@ -82,7 +82,7 @@ class ShippedAdapter:
         return [f"{PLOTS_FOLDER}/{p.name}" for p in sorted((self.folder / PLOTS_FOLDER).glob("*.png"))]
 
     def describe(self) -> str:
-        return f"the adapter shipped with the project, {_shown(self.folder)}/ (curriculum stage {self.stage})"
+        return f"the adapter shipped with the project, {shown_path(self.folder)}/ (curriculum stage {self.stage})"
 
     def fits(self, model: str) -> bool:
         """Whether ``model`` (a preset name, folder or Hub id) is the base model the adapter was trained on."""
@@ -94,7 +94,7 @@ class ShippedAdapter:
         return self.base_model == EMBEDDED_MODEL_HUB_ID and Path(model).name == EMBEDDED_MODEL
 
 
-def _shown(path: Path) -> str:
+def shown_path(path: Path) -> str:
     """``path`` relative to the checkout when inside it (``adapters/shipped``), else as it is."""
     try:
         return str(Path(path).resolve().relative_to(REPO_ROOT))

@@ -39,6 +39,7 @@ from model_cards.shipped_adapter import (
     ShippedAdapterError,
     check_provenance,
     load_shipped,
+    shown_path,
 )
 from publishing.dataset_folders.folders import ARITHMETIC_FOLDER, CURRICULUM_FOLDER
 from publishing.hub import HubError
@@ -57,13 +58,6 @@ FOLDER_ENTRIES = {"README.md", "adapter_config.json", WEIGHTS_FILE, PROVENANCE_F
 
 class ShipError(ValueError):
     """An input the shipped folder cannot be written from; the message says what to give instead."""
-
-
-def _relative(path: Path) -> str:
-    try:
-        return str(Path(path).resolve().relative_to(REPO_ROOT))
-    except ValueError:
-        return str(path)
 
 
 def full_commit(commit: str) -> str:
@@ -265,8 +259,8 @@ def ship(args: argparse.Namespace, argv: list[str]) -> Path:
                 "sha256": _sha256(new / WEIGHTS_FILE),
                 "dtype": TARGET_DTYPE,
             },
-            "results_source": _relative(results_dir),
-            "eval_sources": [_relative(p) for p in eval_files],
+            "results_source": shown_path(results_dir),
+            "eval_sources": [shown_path(p) for p in eval_files],
             "note": args.note,
             "shipped_by": "python -m publishing.ship_adapter " + shlex.join(argv),
         }
