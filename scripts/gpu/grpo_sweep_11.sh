@@ -16,7 +16,7 @@
 #   Each scores validation (256) at stages 1-2. Pick on validation: the 10-word score first, 25 words second.
 # PART=b (one command, after a): batch 10's arithmetic control (issue 17, item 4), 2x2 from a fresh adapter, lr 1e-4,
 #   128 completions, 7.5 min, greedy exact match on 512 test problems, base vs trained; side by side with the picked
-#   stage-1 recipe run from the same format start for 8.5 minutes, then its test (256), out-of-register (256) and
+#   stage-1 recipe run from the same format start for 8 minutes, then its test (256), out-of-register (256) and
 #   25-word validation scores, and its adapter brought back (WINNER=NAME FLAGS="...").
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
@@ -35,7 +35,7 @@ case ${PART:?set PART=a or b} in
        --arithmetic arithmetic-2x2 --n 512 --splits test --baseline true --out $LAB/results/arith2x2/eval-test \
        >> $LAB/results/arith2x2.log 2>&1; mv $LAB/results/arith2x2.log $LAB/results/arith2x2/train.log) &
     name=${WINNER:?set WINNER=NAME FLAGS="..."}
-    INIT=$LAB/runs/sft-start/final STAGE=1 MINUTES=8.5 EVAL_STAGES=1-2 bash scripts/gpu/grpo_arms.sh $name="$FLAGS"
+    INIT=$LAB/runs/sft-start/final STAGE=1 MINUTES=${MINUTES_B:-8} EVAL_STAGES=1-2 bash scripts/gpu/grpo_arms.sh $name="$FLAGS"
     wait
     grep -h "^| arith" $LAB/results/arith2x2/train.log
     python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/$name/final --stages 1 --n 256 --split test \
