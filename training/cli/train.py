@@ -295,6 +295,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         resample_position=resample_position,
         word_credit=run_args.word_credit,
         keep_word_signal_groups=run_args.keep_word_signal_groups,
+        negative_boost_cap=run_args.negative_boost_cap,
         prompt_width_hint=task.train_prompt_tokens(tokenizer) if run_args.fast_generation else 0,
         progress=StepProgress(
             enabled=int(os.environ.get("RANK", "0")) == 0, delay=run_args.progress_after_seconds, report=report

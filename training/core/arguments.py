@@ -159,6 +159,14 @@ class RunArguments:
             "repeated slip), which per-word credit still learns from; off: it swaps every equal-reward group"
         },
     )
+    negative_boost_cap: float = field(
+        default=0.0,
+        metadata={
+            "help": "multiply each negative token advantage by min(CAP, 1 / (1 - p)), p the policy's probability of "
+            "the token, so that a slip the policy is sure of is pushed down as hard as an unsure one "
+            "(training.trainer.confident_negatives); 0: off, else at least 1"
+        },
+    )
     progress_after_seconds: float = field(
         default=5.0,
         metadata={

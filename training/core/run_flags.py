@@ -58,6 +58,10 @@ def settle_grpo_flags(run_args, grpo_args, task) -> None:
             "--max_completion_length and --derive_max_completion_length true both say how long a "
             "completion may be: keep one"
         )
+    if run_args.negative_boost_cap and run_args.negative_boost_cap < 1:
+        raise RecipeError(
+            f"--negative_boost_cap {run_args.negative_boost_cap}: the boost's cap is at least 1 (0 turns it off)"
+        )
     if run_args.keep_word_signal_groups and not run_args.word_credit:
         raise RecipeError(
             "--keep_word_signal_groups keeps the groups that per-word credit learns from: it needs "

@@ -107,6 +107,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
         fast_generation_compile: bool = False,
         word_credit: float = 0.0,
         keep_word_signal_groups: bool = False,
+        negative_boost_cap: float = 0.0,
         progress: StepProgress | None = None,
         prompt_width_hint: int = 0,
         **kwargs,
@@ -137,6 +138,8 @@ class ObservedGRPOTrainer(GRPOTrainer):
         self.word_credit = word_credit
         # dynamic sampling keeps equal-reward groups that per-word credit still learns from (a repeated slip)
         self.keep_word_signal_groups = keep_word_signal_groups
+        # negative advantages x min(cap, 1 / (1 - p)) in the loss (training.trainer.confident_negatives); 0: off
+        self.negative_boost_cap = negative_boost_cap
         self._token_words = None
         self._rng_checkpoint: str | None = None
         self.progress = progress or StepProgress(enabled=self.accelerator.is_main_process, report=report)
@@ -287,6 +290,27 @@ class ObservedGRPOTrainer(GRPOTrainer):
             for observe in self.observers:
                 observe(rollouts, final)
         return output
+
+    def _compute_loss(self, model, inputs):
+        """TRL's loss; with ``negative_boost_cap`` its advantages boosted where negative and the policy sure of the
+        token (``training.trainer.confident_negatives``), from the log-probabilities the loss computes anyway."""
+        if not self.negative_boost_cap:
+            return super()._compute_loss(model, inputs)
+        from training.trainer.confident_negatives import boosted_negatives
+
+        inputs = dict(inputs)  # the buffered batch keeps its own advantages
+        compute = self._get_per_token_logps_and_entropies
+
+        def and_boost(*args, **kwargs):
+            per_token_logps, *rest = compute(*args, **kwargs)
+            inputs["advantages"] = boosted_negatives(inputs["advantages"], per_token_logps, self.negative_boost_cap)
+            return (per_token_logps, *rest)
+
+        self._get_per_token_logps_and_entropies = and_boost  # TRL reads inputs["advantages"] after this call
+        try:
+            return super()._compute_loss(model, inputs)
+        finally:
+            del self._get_per_token_logps_and_entropies
 
     def _uninformative_groups(self, records: list[dict]) -> list[int]:
         """Groups that teach nothing: equal rewards, and with ``keep_word_signal_groups`` also equal word scores."""

@@ -1,0 +1,119 @@
+"""Where a stage-1 adapter's slips come from: for each validation problem its greedy answer misses, do samples at
+temperature 1 (what GRPO learns from) find the right answer, and how likely is the right token where greedy slips?
+
+    python scripts/analysis/slip_probe.py ADAPTER --n 64 --k 8 --out results/grpo/slip-probe/NAME.json
+
+Per missed problem: exact samples out of k (a group GRPO can learn from has some), and at the first token where the
+greedy answer leaves the reference, the model's probability of the reference token and of the token greedy chose.
+CPU is enough (a 135M model, tens of problems).
+"""
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from base_models.models import load_model  # noqa: E402
+from dataset_builders import tasks  # noqa: E402
+from dataset_builders.prompts import chat_prompt_ids, end_token_ids  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("adapter")
+    parser.add_argument("--model", default="smollm2-135m-instruct")
+    parser.add_argument("--task", default="stage-1")
+    parser.add_argument("--split", default="validation")
+    parser.add_argument("--n", type=int, default=64)
+    parser.add_argument("--k", type=int, default=8)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    torch.manual_seed(0)
+    from peft import PeftModel
+
+    base, tokenizer = load_model(args.model, dtype="float32", device="cpu")
+    model = PeftModel.from_pretrained(base, args.adapter).eval()
+    ends = end_token_ids(model, tokenizer)
+    task = tasks.get(args.task)
+    budget = task.completion_budget(tokenizer)
+    records = []
+    for row in task.problems(args.split, args.n):
+        prompt = torch.tensor([chat_prompt_ids(tokenizer, row["prompt"])])
+        reference = task.reference(row)
+        want = tokenizer(reference, add_special_tokens=False)["input_ids"]
+        with torch.no_grad():
+            greedy = model.generate(
+                prompt, max_new_tokens=budget, do_sample=False, eos_token_id=ends, pad_token_id=tokenizer.pad_token_id
+            )[0, prompt.shape[1] :].tolist()
+        greedy = [t for t in greedy if t not in ends and t != tokenizer.pad_token_id]
+        text = tokenizer.decode(greedy, skip_special_tokens=True).strip()
+        if text.split() == reference.split():
+            records.append({"exact": True})
+            continue
+        with torch.no_grad():
+            samples = model.generate(
+                prompt.repeat(args.k, 1),
+                max_new_tokens=budget,
+                do_sample=True,
+                temperature=1.0,
+                top_k=0,
+                top_p=1.0,
+                eos_token_id=ends,
+                pad_token_id=tokenizer.pad_token_id,
+            )
+        texts = tokenizer.batch_decode(samples[:, prompt.shape[1] :], skip_special_tokens=True)
+        exact_samples = sum(t.split() == reference.split() for t in texts)
+        slip = next((i for i, (a, b) in enumerate(zip(greedy, want)) if a != b), min(len(greedy), len(want)))
+        forced = torch.cat([prompt, torch.tensor([want[:slip]], dtype=torch.long)], dim=1)
+        with torch.no_grad():
+            probs = model(forced).logits[0, -1].float().softmax(-1)
+        right = want[slip] if slip < len(want) else ends[0]
+        chosen = greedy[slip] if slip < len(greedy) else ends[0]
+        records.append(
+            {
+                "exact": False,
+                "exact_samples": exact_samples,
+                "k": args.k,
+                "slip_token": slip,
+                "slip_fraction": round(slip / max(len(want), 1), 3),
+                "p_reference_token": round(probs[right].item(), 4),
+                "p_greedy_token": round(probs[chosen].item(), 4),
+                "reference_token": tokenizer.decode([right]),
+                "greedy_token": tokenizer.decode([chosen]),
+                "reference": reference,
+                "greedy": text,
+            }
+        )
+        print(
+            f"miss {len(records)}: {exact_samples}/{args.k} samples exact; p(ref) {probs[right]:.3f} "
+            f"p(greedy) {probs[chosen]:.3f} at token {slip}",
+            flush=True,
+        )
+    missed = [r for r in records if not r["exact"]]
+    summary = {
+        "adapter": args.adapter,
+        "task": args.task,
+        "split": args.split,
+        "n": len(records),
+        "k": args.k,
+        "greedy_exact": sum(r["exact"] for r in records) / len(records),
+        "missed": len(missed),
+        "missed_with_an_exact_sample": sum(r["exact_samples"] > 0 for r in missed),
+        "mean_exact_samples_when_missed": statistics.mean(r["exact_samples"] for r in missed) if missed else None,
+        "median_p_reference_token_at_slip": statistics.median(r["p_reference_token"] for r in missed)
+        if missed
+        else None,
+        "median_p_greedy_token_at_slip": statistics.median(r["p_greedy_token"] for r in missed) if missed else None,
+        "missed_problems": missed,
+    }
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(summary, indent=1) + "\n")
+    print(json.dumps({k: v for k, v in summary.items() if k != "missed_problems"}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
