@@ -5,7 +5,7 @@ temperature 1 (what GRPO learns from) find the right answer, and how likely is t
 
 Per missed problem: exact samples out of k (a group GRPO can learn from has some), and at the first token where the
 greedy answer leaves the reference, the model's probability of the reference token and of the token greedy chose.
-CPU is enough (a 135M model, tens of problems).
+CPU is enough (a 135M model, tens of problems); a GPU is used when there is one.
 """
 
 import argparse
@@ -31,18 +31,19 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=64)
     parser.add_argument("--k", type=int, default=8)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--device", default=None, help="default: cuda if there is one, else cpu")
     args = parser.parse_args()
     torch.manual_seed(0)
     from peft import PeftModel
 
-    base, tokenizer = load_model(args.model, dtype="float32", device="cpu")
+    base, tokenizer = load_model(args.model, dtype="float32", device=args.device)
     model = PeftModel.from_pretrained(base, args.adapter).eval()
     ends = end_token_ids(model, tokenizer)
     task = tasks.get(args.task)
     budget = task.completion_budget(tokenizer)
     records = []
     for row in task.problems(args.split, args.n):
-        prompt = torch.tensor([chat_prompt_ids(tokenizer, row["prompt"])])
+        prompt = torch.tensor([chat_prompt_ids(tokenizer, row["prompt"])], device=model.device)
         reference = task.reference(row)
         want = tokenizer(reference, add_special_tokens=False)["input_ids"]
         with torch.no_grad():
@@ -68,7 +69,7 @@ def main() -> None:
         texts = tokenizer.batch_decode(samples[:, prompt.shape[1] :], skip_special_tokens=True)
         exact_samples = sum(t.split() == reference.split() for t in texts)
         slip = next((i for i, (a, b) in enumerate(zip(greedy, want)) if a != b), min(len(greedy), len(want)))
-        forced = torch.cat([prompt, torch.tensor([want[:slip]], dtype=torch.long)], dim=1)
+        forced = torch.cat([prompt, torch.tensor([want[:slip]], dtype=torch.long, device=model.device)], dim=1)
         with torch.no_grad():
             probs = model(forced).logits[0, -1].float().softmax(-1)
         right = want[slip] if slip < len(want) else ends[0]
