@@ -240,13 +240,20 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     checkpoint, marker = resume_checkpoint(run_args, output_dir)
     name_tracking_run(grpo_args, output_dir, run_args.resume)  # trackio: a fresh run never continues an older record
     adapter = initial_adapter(run_args, task, output_dir)
+    report_to = ",".join(grpo_args.report_to) if isinstance(grpo_args.report_to, list) else grpo_args.report_to
     format_start = None
     if adapter is None and checkpoint is None and run_args.format_start and run_args.init_adapter in (None, ""):
         from training.core.format_start import run_format_start
 
-        report_to = ",".join(grpo_args.report_to) if isinstance(grpo_args.report_to, list) else grpo_args.report_to
         adapter, format_start = run_format_start(
             run_args.format_start, model_args.model_name_or_path, output_dir, report_to or "none"
+        )
+    supervised_help = None
+    if run_args.supervised_help not in (None, "", "none") and checkpoint is None:
+        from training.core.format_start import run_supervised_help
+
+        adapter, supervised_help = run_supervised_help(
+            run_args.supervised_help, model_args.model_name_or_path, output_dir, report_to or "none", adapter
         )
     prepare_hub_push(grpo_args, task.name)
     model, tokenizer, peft_config = load_policy(model_args, adapter, grpo_args.bf16)
@@ -340,6 +347,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
                 "model": model_args.model_name_or_path,
                 "init_adapter": str(adapter) if adapter else None,
                 "format_start": format_start,  # the stage's own supervised help, when it ran (or was reused)
+                "supervised_help": supervised_help,  # a later stage's bounded supervised help, likewise
                 "resumed_from": str(checkpoint) if checkpoint else None,
                 "max_steps": grpo_args.max_steps,
                 "global_step": trainer.state.global_step,

@@ -68,6 +68,14 @@ class RunArguments:
             "run resumes"
         },
     )
+    supervised_help: str | None = field(
+        default=None,
+        metadata={
+            "help": "a supervised recipe (training/recipes/NAME.yaml, with a max_train_minutes guard) that continues "
+            "the stage's start adapter (the previous stage's final one, or --init_adapter) before GRPO: a later "
+            "stage's own bounded help, reported in summary.json (training/core/format_start.py); skipped on resume"
+        },
+    )
     reward_funcs: list[str] | None = field(
         default=None,
         metadata={

@@ -5,6 +5,10 @@ therefore name a supervised recipe (``training/recipes/NAME.yaml``, run by ``tra
 the fresh adapter first, bounded by its own steps and time guard. It runs in a child process into
 ``<output_dir>/format-start/``, is reported with the run (its time, steps and adapter in ``summary.json``), and a
 rerun reuses its adapter. An explicit start (``--init_adapter``, ``base`` included) or a resumed run skips it.
+
+A later stage's help is ``supervised_help``: a supervised recipe bounded in time that continues the stage's start
+adapter (the previous stage's final one, or ``--init_adapter``) into ``<output_dir>/supervised-help/`` before GRPO,
+reported and reused the same way; only a resumed run skips it.
 """
 
 from __future__ import annotations
@@ -16,46 +20,86 @@ import sys
 import time
 from pathlib import Path
 
-from training.core.arguments import RECIPES_DIR, RecipeError
+from training.core.arguments import RECIPES_DIR, RecipeError, read_recipe
 from training.core.reporting import report
 
 FOLDER = "format-start"
+HELP_FOLDER = "supervised-help"
 
 
-def format_start_recipe(name: str) -> Path:
-    """The recipe file a ``format_start`` value names: a recipe name under training/recipes/, or a .yaml path."""
+def format_start_recipe(name: str, key: str = "format_start") -> Path:
+    """The recipe file a ``format_start`` (or ``supervised_help``) value names: a recipe name under
+    training/recipes/, or a .yaml path."""
     path = Path(name) if name.endswith((".yaml", ".yml")) else RECIPES_DIR / f"{name}.yaml"
     if not path.is_file():
-        raise RecipeError(f"format_start {name!r}: no recipe {path}")
+        raise RecipeError(f"{key} {name!r}: no recipe {path}")
     return path
 
 
 def run_format_start(name: str, model: str, output_dir: Path, report_to: str) -> tuple[Path, dict]:
-    """(the format start's adapter, its record): trained now, or the one an earlier attempt of this run left."""
-    recipe = format_start_recipe(name)
-    folder = output_dir / FOLDER
+    """(the format start's adapter, its record): trained now from a fresh adapter, or the one an earlier attempt of
+    this run left."""
+    return _run_supervised(
+        format_start_recipe(name),
+        model,
+        output_dir / FOLDER,
+        report_to,
+        None,
+        "format start",
+        "a fresh adapter learns the answer's form first",
+    )
+
+
+def run_supervised_help(name: str, model: str, output_dir: Path, report_to: str, start: Path | None):
+    """(the adapter GRPO starts from, the help's record): the stage's supervised help (``supervised_help``), which
+    continues ``start`` (the previous stage's final adapter, or ``--init_adapter``; None: a fresh adapter) in
+    ``<output_dir>/supervised-help/``. Its recipe must bound it in time (``max_train_minutes``)."""
+    recipe = format_start_recipe(name, key="supervised_help")
+    if read_recipe(recipe).get("max_train_minutes") in (None, "", 0):
+        raise RecipeError(
+            f"supervised_help {name!r}: its recipe ({recipe}) sets no max_train_minutes; a stage's supervised help "
+            "is bounded in time (issue 17), so that the stage reports what GRPO adds on top of a known budget"
+        )
+    what = f"continuing {start}/" if start else "a fresh adapter"
+    return _run_supervised(recipe, model, output_dir / HELP_FOLDER, report_to, start, "supervised help", what)
+
+
+def _run_supervised(recipe: Path, model: str, folder: Path, report_to: str, start: Path | None, label: str, what: str):
+    """Train ``recipe`` (training.cli.warm_start, a child process) into ``folder`` from ``start``, or reuse what an
+    earlier attempt left there; (its final adapter, its record)."""
     final, summary_file = folder / "final", folder / "results" / "summary.json"
     if (final / "adapter_config.json").is_file() and summary_file.is_file():
-        report(f"format start: reusing {final}/ (an earlier attempt of this run trained it)")
+        trained_from = json.loads(summary_file.read_text()).get("init_adapter")
+        if (Path(trained_from).resolve() if trained_from else None) != (Path(start).resolve() if start else None):
+            raise RecipeError(
+                f"{folder}/ holds a {label} trained from {trained_from or 'a fresh adapter'}, but this run starts "
+                f"from {start or 'a fresh adapter'}: remove {folder}/ to train it again, or give this run its own "
+                "output_dir"
+            )
+        report(f"{label}: reusing {final}/ (an earlier attempt of this run trained it)")
     else:
         if int(os.environ.get("WORLD_SIZE", "1")) > 1:
+            init = f" INIT_ADAPTER={start}" if start else ""
+            off = " and --supervised_help none" if folder.name == HELP_FOLDER else ""
             raise RecipeError(
-                f"the format start ({recipe}) runs in one process: train it first with `make warm-start "
-                f"RECIPE={recipe.stem}`, then pass INIT_ADAPTER=runs/{recipe.stem}/final"
+                f"the {label} ({recipe}) runs in one process: train it first with `make warm-start "
+                f"RECIPE={recipe.stem}{init}`, then pass INIT_ADAPTER=runs/{recipe.stem}/final{off}"
             )
         shown = recipe.relative_to(Path.cwd()) if recipe.is_relative_to(Path.cwd()) else recipe
-        report(f"format start: a fresh adapter learns the answer's form first ({shown})")
+        report(f"{label}: {what} ({shown})")
         started = time.time()
         command = [sys.executable, "-m", "training.cli.warm_start", "--config", str(recipe), "--model", model]
         command += ["--output_dir", str(folder), "--results_dir", str(folder / "results"), "--report_to", report_to]
+        command += ["--init_adapter", str(start)] if start else []
         code = subprocess.run(command).returncode
         if code != 0 or not (final / "adapter_config.json").is_file():
-            raise RecipeError(f"the format start failed (exit code {code}): its output is above")
-        report(f"format start done in {time.time() - started:.0f} s: GRPO starts from {final}/")
+            raise RecipeError(f"the {label} failed (exit code {code}): its output is above")
+        report(f"{label} done in {time.time() - started:.0f} s: GRPO starts from {final}/")
     summary = json.loads(summary_file.read_text())
     record = {
         "recipe": str(recipe),
         "adapter": str(final),
+        "from": str(start) if start else None,
         "steps": summary.get("global_step"),
         "wall_seconds": summary.get("wall_seconds"),
         "device": summary.get("device"),

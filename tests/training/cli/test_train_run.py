@@ -237,9 +237,10 @@ def test_collapse_guard_stops_a_run_whose_generations_are_all_identical(tiny_mod
 
 
 @pytest.mark.long
-def test_stage_1_trains_its_format_start_first(tiny_model_dir, tmp_path):
-    """A fresh stage 1 runs the supervised recipe it names (format_start) before GRPO and reports it in summary.json
-    (run_format_start itself: tests/training/core/test_format_start.py)."""
+def test_stage_1_trains_its_format_start_first_and_a_supervised_help_continues_it(tiny_model_dir, tmp_path):
+    """A fresh stage 1 runs the supervised recipe it names (format_start) before GRPO; a stage's supervised_help
+    then continues that start; both are reported in summary.json (run_format_start and run_supervised_help
+    themselves: tests/training/core/test_format_start.py)."""
     from training.core.arguments import RECIPES_DIR
 
     recipe = tmp_path / "tiny-format-start.yaml"
@@ -249,14 +250,16 @@ def test_stage_1_trains_its_format_start_first(tiny_model_dir, tmp_path):
     )
     fresh = [a for a in train_args(tmp_path, "--max_steps", "1") if a not in ("--init_adapter", "base")]
     assert "--init_adapter" not in fresh  # TINY_GRPO's explicit fresh start taken out: the recipe's default applies
-    proc = run_cli(*fresh, "--format_start", str(recipe))
+    proc = run_cli(*fresh, "--format_start", str(recipe), "--supervised_help", str(recipe))
     assert proc.returncode == 0, proc.stderr[-3000:]
     start = tmp_path / "run" / "format-start" / "final"
+    helped = tmp_path / "run" / "supervised-help" / "final"
     assert "format start: a fresh adapter learns the answer's form first" in proc.stdout
-    assert f"GRPO starts from {start}/" in proc.stdout and f"from {start}" in proc.stdout
+    assert f"supervised help: continuing {start}/" in proc.stdout and f"GRPO starts from {helped}/" in proc.stdout
     summary = json.loads((tmp_path / "results" / "summary.json").read_text())
-    assert summary["init_adapter"] == str(start) and summary["format_start"]["steps"] == 2
+    assert summary["init_adapter"] == str(helped) and summary["format_start"]["steps"] == 2
     assert summary["format_start"]["recipe"] == str(recipe) and summary["format_start"]["wall_seconds"] > 0
+    assert summary["supervised_help"]["from"] == str(start) and summary["supervised_help"]["steps"] == 2
 
 
 def test_stage_2_needs_stage_1_or_an_adapter(tmp_path):

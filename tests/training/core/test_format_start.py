@@ -36,3 +36,31 @@ def test_a_format_start_names_a_recipe(tmp_path):
         format_start_recipe("no-such-recipe")
     with pytest.raises(RecipeError, match="no recipe"):
         format_start_recipe(str(tmp_path / "missing.yaml"))
+
+
+def test_a_stage_supervised_help_continues_its_start_and_is_bounded(tiny_model_dir, tmp_path, capsys):
+    from training.core.format_start import run_supervised_help
+
+    recipe = tmp_path / "tiny-help.yaml"
+    recipe.write_text(
+        f"base: {RECIPES_DIR / 'sft-format-start.yaml'}\nmax_steps: 2\nper_device_train_batch_size: 4\n"
+        "logging_steps: 1\n"
+    )
+    start, _ = run_format_start(str(recipe), "tiny-random-llama", tmp_path / "stage-1", "none")
+    run = tmp_path / "stage-2"
+    adapter, record = run_supervised_help(str(recipe), "tiny-random-llama", run, "none", start)
+    assert adapter == run / "supervised-help" / "final" and (adapter / "adapter_model.safetensors").is_file()
+    assert record["from"] == str(start) and record["steps"] == 2 and record["wall_seconds"] > 0
+    assert f"supervised help: continuing {start}/" in capsys.readouterr().out
+
+    again, record_again = run_supervised_help(str(recipe), "tiny-random-llama", run, "none", start)
+    assert (again, record_again) == (adapter, record)
+    with pytest.raises(RecipeError, match="trained from .* but this run starts from a fresh adapter"):
+        run_supervised_help(str(recipe), "tiny-random-llama", run, "none", None)
+
+    unbounded = tmp_path / "unbounded.yaml"
+    unbounded.write_text(f"base: {RECIPES_DIR / 'sft-format-start.yaml'}\nmax_train_minutes: null\n")
+    with pytest.raises(RecipeError, match="sets no max_train_minutes"):
+        run_supervised_help(str(unbounded), "tiny-random-llama", tmp_path / "other", "none", start)
+    with pytest.raises(RecipeError, match="supervised_help 'no-such-recipe': no recipe"):
+        run_supervised_help("no-such-recipe", "tiny-random-llama", tmp_path / "other", "none", start)
