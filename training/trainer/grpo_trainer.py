@@ -63,6 +63,8 @@ TRL_OVERRIDES = {
     "_calculate_rewards": "(self, inputs, prompts, completions, completion_ids_list)",
     "_generate_and_score_completions": "(self, inputs)",
     "training_step": "(self, model, inputs, num_items_in_batch)",  # public, but its signature matters too
+    # --negative_boost_cap: reads inputs["advantages"] after _get_per_token_logps_and_entropies (the boost's hook)
+    "_compute_loss": "(self, model, inputs)",
 }
 # Attributes of TRL's GRPOTrainer the overrides read (and ``_metrics["train"]``, a dict of lists, that they append to).
 TRL_ATTRIBUTES = (

@@ -100,3 +100,46 @@ def test_a_grpo_step_boosts_the_loss_advantages_and_keeps_the_batch(tiny_model_d
     assert torch.equal(boosted, real(advantages, logps, 8.0))
     assert (boosted[advantages.unsqueeze(1).expand_as(boosted) < 0] < 0).all()
     assert torch.equal(kept[0], advantages)  # the batch's own advantages are left as they were
+
+
+def test_trl_reads_the_advantages_after_the_log_probabilities(tiny_model_dir, tmp_path, monkeypatch):
+    """The boost hooks the log-probability call of TRL's loss: zeroed there, the advantages give no gradient (beta
+    0), which fails if TRL read them before that call (the loss's value is no test: at ratio 1 it is -mean A, which a
+    group's advantages cancel)."""
+    from datasets import Dataset
+    from trl import GRPOConfig
+
+    from training.trainer import confident_negatives
+    from training.trainer.grpo_trainer import ObservedGRPOTrainer
+
+    monkeypatch.setattr(confident_negatives, "boosted_negatives", lambda a, logps, cap: torch.zeros_like(logps))
+    rows = [{"prompt": [{"role": "user", "content": f"say {i}"}], "target": f"w{i}"} for i in range(2)]
+    args = GRPOConfig(
+        output_dir=str(tmp_path),
+        max_steps=1,
+        per_device_train_batch_size=4,
+        num_generations=2,
+        max_completion_length=4,
+        report_to=[],
+        save_strategy="no",
+        use_cpu=True,
+        disable_tqdm=True,
+    )
+    gradients = []
+
+    class Recording(ObservedGRPOTrainer):
+        def compute_loss(self, model, inputs, *args, **kwargs):
+            loss = super().compute_loss(model, inputs, *args, **kwargs)
+            trained = [p for p in model.parameters() if p.requires_grad]
+            grads = torch.autograd.grad(loss, trained, allow_unused=True)
+            gradients.append(sum(float(g.abs().sum()) for g in grads if g is not None))
+            return torch.zeros((), requires_grad=True)
+
+    Recording(
+        model=str(tiny_model_dir),
+        args=args,
+        train_dataset=Dataset.from_list(rows),
+        negative_boost_cap=2.0,
+        reward_funcs=[lambda completions, **kw: [float(i) for i in range(len(completions))]],
+    ).train()
+    assert gradients == [0.0]
