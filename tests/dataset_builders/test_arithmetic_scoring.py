@@ -91,9 +91,10 @@ def test_rewards_take_trls_call_signature():
 
 def test_stream_and_rewards_run_in_trls_grpo_trainer(tiny_model_dir, tmp_path):
     """The on-the-fly stream feeds GRPOTrainer in order, and the rewards get the dataset columns as TRL passes them."""
-    from trl import GRPOConfig, GRPOTrainer
+    from trl import GRPOTrainer
 
     from dataset_builders.arithmetic import ARITHMETIC_REWARDS, arithmetic_stream
+    from tests.training.tiny_run import tiny_grpo_config
 
     seen = []
 
@@ -102,18 +103,7 @@ def test_stream_and_rewards_run_in_trls_grpo_trainer(tiny_model_dir, tmp_path):
         assert all(isinstance(a, int) for a in answer)
         return [0.0] * len(completions)
 
-    args = GRPOConfig(
-        output_dir=str(tmp_path),
-        max_steps=2,
-        per_device_train_batch_size=4,
-        num_generations=2,
-        max_completion_length=4,
-        report_to=[],
-        save_strategy="no",
-        use_cpu=True,
-        shuffle_dataset=False,
-        disable_tqdm=True,
-    )
+    args = tiny_grpo_config(tmp_path, max_steps=2, max_completion_length=4, shuffle_dataset=False)
     trainer = GRPOTrainer(
         model=str(tiny_model_dir),
         reward_funcs=[*ARITHMETIC_REWARDS, record_ids],

@@ -191,7 +191,9 @@ def test_strict_reward_is_the_metric():
 def test_rewards_run_in_trls_grpo_trainer(tiny_model_dir, tmp_path):
     """GRPOTrainer calls the rewards with chat completions and the dataset's target column, and logs each one."""
     from datasets import Dataset
-    from trl import GRPOConfig, GRPOTrainer
+    from trl import GRPOTrainer
+
+    from tests.training.tiny_run import tiny_grpo_config
 
     rows = [
         {
@@ -208,19 +210,7 @@ def test_rewards_run_in_trls_grpo_trainer(tiny_model_dir, tmp_path):
         seen.append((completions[0], target[0], text_a[0], text_b[0]))
         return [0.0] * len(completions)
 
-    args = GRPOConfig(
-        output_dir=str(tmp_path),
-        max_steps=1,
-        per_device_train_batch_size=4,
-        num_generations=2,
-        max_completion_length=6,
-        report_to=[],
-        save_strategy="no",
-        use_cpu=True,
-        disable_tqdm=True,
-        reward_weights=[*INTERLEAVE_REWARD_WEIGHTS, 0.0],
-        logging_steps=1,
-    )
+    args = tiny_grpo_config(tmp_path, reward_weights=[*INTERLEAVE_REWARD_WEIGHTS, 0.0], logging_steps=1)
     trainer = GRPOTrainer(
         model=str(tiny_model_dir),
         reward_funcs=[*INTERLEAVE_REWARDS, record_columns],

@@ -6,3 +6,22 @@ TINY_GRPO = [
     *("--report_to", "none", "--derive_max_completion_length", "false", "--max_completion_length", "8"),
     *("--init_adapter", "base"),  # a fresh adapter as given: stage 1's format start is its own test (test_train_run)
 ]
+
+
+def tiny_grpo_config(output_dir, **overrides):
+    """TRL's GRPOConfig for a CPU step of the tiny model: 4 completions (2 prompts x 2) of up to 6 tokens, one step,
+    nothing saved or reported; ``overrides`` change or add settings."""
+    from trl import GRPOConfig
+
+    settings = {
+        "output_dir": str(output_dir),
+        "max_steps": 1,
+        "per_device_train_batch_size": 4,
+        "num_generations": 2,
+        "max_completion_length": 6,
+        "report_to": [],
+        "save_strategy": "no",
+        "use_cpu": True,
+        "disable_tqdm": True,
+    }
+    return GRPOConfig(**{**settings, **overrides})

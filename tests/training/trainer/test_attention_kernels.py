@@ -17,23 +17,13 @@ def cudnn_attention_restored():
 
 def test_the_grpo_trainer_turns_cudnn_attention_off(tiny_model_dir, tmp_path, cudnn_attention_restored):
     from datasets import Dataset
-    from trl import GRPOConfig
 
+    from tests.training.tiny_run import tiny_grpo_config
     from training.trainer.grpo_trainer import ObservedGRPOTrainer
 
     torch.backends.cuda.enable_cudnn_sdp(True)
     rows = [{"prompt": [{"role": "user", "content": f"say {i}"}], "target": str(i)} for i in range(2)]
-    args = GRPOConfig(
-        output_dir=str(tmp_path),
-        max_steps=1,
-        per_device_train_batch_size=2,
-        num_generations=2,
-        max_completion_length=4,
-        report_to=[],
-        save_strategy="no",
-        use_cpu=True,
-        disable_tqdm=True,
-    )
+    args = tiny_grpo_config(tmp_path, per_device_train_batch_size=2, max_completion_length=4)
     ObservedGRPOTrainer(
         model=str(tiny_model_dir),
         reward_funcs=[lambda completions, **kw: [0.0] * len(completions)],

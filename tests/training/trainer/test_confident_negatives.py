@@ -53,8 +53,8 @@ def test_a_cap_below_one_is_refused():
 
 def test_a_grpo_step_boosts_the_loss_advantages_and_keeps_the_batch(tiny_model_dir, tmp_path, monkeypatch):
     from datasets import Dataset
-    from trl import GRPOConfig
 
+    from tests.training.tiny_run import tiny_grpo_config
     from training.trainer import confident_negatives
     from training.trainer.grpo_trainer import ObservedGRPOTrainer
 
@@ -68,17 +68,7 @@ def test_a_grpo_step_boosts_the_loss_advantages_and_keeps_the_batch(tiny_model_d
 
     monkeypatch.setattr(confident_negatives, "boosted_negatives", recording)
     rows = [{"prompt": [{"role": "user", "content": f"say {i}"}], "target": f"w{i} x y"} for i in range(2)]
-    args = GRPOConfig(
-        output_dir=str(tmp_path),
-        max_steps=1,
-        per_device_train_batch_size=4,
-        num_generations=2,
-        max_completion_length=6,
-        report_to=[],
-        save_strategy="no",
-        use_cpu=True,
-        disable_tqdm=True,
-    )
+    args = tiny_grpo_config(tmp_path)
     kept = []
 
     class Recording(ObservedGRPOTrainer):
@@ -107,24 +97,14 @@ def test_trl_reads_the_advantages_after_the_log_probabilities(tiny_model_dir, tm
     0), which fails if TRL read them before that call (the loss's value is no test: at ratio 1 it is -mean A, which a
     group's advantages cancel)."""
     from datasets import Dataset
-    from trl import GRPOConfig
 
+    from tests.training.tiny_run import tiny_grpo_config
     from training.trainer import confident_negatives
     from training.trainer.grpo_trainer import ObservedGRPOTrainer
 
     monkeypatch.setattr(confident_negatives, "boosted_negatives", lambda a, logps, cap: torch.zeros_like(logps))
     rows = [{"prompt": [{"role": "user", "content": f"say {i}"}], "target": f"w{i}"} for i in range(2)]
-    args = GRPOConfig(
-        output_dir=str(tmp_path),
-        max_steps=1,
-        per_device_train_batch_size=4,
-        num_generations=2,
-        max_completion_length=4,
-        report_to=[],
-        save_strategy="no",
-        use_cpu=True,
-        disable_tqdm=True,
-    )
+    args = tiny_grpo_config(tmp_path, max_completion_length=4)
     gradients = []
 
     class Recording(ObservedGRPOTrainer):

@@ -48,20 +48,11 @@ def test_parameters_ignore_annotations_but_not_names_or_defaults():
 
 def test_the_attributes_the_overrides_read_exist(tiny_model_dir, tmp_path):
     from datasets import Dataset
-    from trl import GRPOConfig
+
+    from tests.training.tiny_run import tiny_grpo_config
 
     rows = [{"prompt": [{"role": "user", "content": f"say {i}"}], "target": str(i)} for i in range(2)]
-    args = GRPOConfig(
-        output_dir=str(tmp_path),
-        max_steps=1,
-        per_device_train_batch_size=2,
-        num_generations=2,
-        max_completion_length=4,
-        report_to=[],
-        save_strategy="no",
-        use_cpu=True,
-        disable_tqdm=True,
-    )
+    args = tiny_grpo_config(tmp_path, per_device_train_batch_size=2, max_completion_length=4)
     trainer = ObservedGRPOTrainer(
         model=str(tiny_model_dir),
         args=args,

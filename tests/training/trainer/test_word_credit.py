@@ -95,23 +95,12 @@ def test_a_token_bears_at_most_one_unit_of_credit(tokenizer):
 
 def test_a_grpo_step_trains_on_per_word_advantages(tiny_model_dir, tmp_path):
     from datasets import Dataset
-    from trl import GRPOConfig
 
+    from tests.training.tiny_run import tiny_grpo_config
     from training.trainer.grpo_trainer import ObservedGRPOTrainer
 
     rows = [{"prompt": [{"role": "user", "content": f"say {i}"}], "target": f"w{i} x y"} for i in range(2)]
-    args = GRPOConfig(
-        output_dir=str(tmp_path),
-        max_steps=1,
-        per_device_train_batch_size=4,
-        num_generations=2,
-        max_completion_length=6,
-        report_to=[],
-        save_strategy="no",
-        use_cpu=True,
-        disable_tqdm=True,
-        learning_rate=0.05,
-    )
+    args = tiny_grpo_config(tmp_path, learning_rate=0.05)
     seen = []
 
     class Recording(ObservedGRPOTrainer):
