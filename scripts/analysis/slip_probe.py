@@ -4,7 +4,8 @@ temperature 1 (what GRPO learns from) find the right answer, and how likely is t
     python scripts/analysis/slip_probe.py ADAPTER --n 64 --k 8 --out results/grpo/slip-probe/NAME.json
 
 Per missed problem: exact samples out of k (a group GRPO can learn from has some), and at the first token where the
-greedy answer leaves the reference, the model's probability of the reference token and of the token greedy chose.
+greedy answer's text, tokenized as the reference is, leaves the reference, the model's probability of the reference
+token and of the token greedy wrote there, given the reference up to that point.
 CPU is enough (a 135M model, tens of problems); a GPU is used when there is one.
 """
 
@@ -52,6 +53,8 @@ def main() -> None:
             )[0, prompt.shape[1] :].tolist()
         greedy = [t for t in greedy if t not in ends and t != tokenizer.pad_token_id]
         text = tokenizer.decode(greedy, skip_special_tokens=True).strip()
+        # compare in one tokenization: a word the model spelled in other tokens than the reference's is no slip
+        greedy = tokenizer(text, add_special_tokens=False)["input_ids"]
         if text.split() == reference.split():
             records.append({"exact": True})
             continue
