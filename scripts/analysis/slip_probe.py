@@ -7,6 +7,12 @@ Per missed problem: exact samples out of k (a group GRPO can learn from has some
 greedy answer's text, tokenized as the reference is, leaves the reference, the model's probability of the reference
 token and of the token greedy wrote there, given the reference up to that point.
 CPU is enough (a 135M model, tens of problems); a GPU is used when there is one.
+
+    python scripts/analysis/slip_probe.py OTHER_ADAPTER --at results/grpo/slip-probe/NAME.json --out OTHER.json
+
+scores another adapter at the same places: for each missed problem of NAME.json, whether OTHER's greedy answer is
+exact, and OTHER's probabilities of the reference token and of NAME's greedy token there (given the reference up to
+that point): are the sure slips one run's, or every run's?
 """
 
 import argparse
@@ -33,6 +39,7 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=8)
     parser.add_argument("--out", required=True)
     parser.add_argument("--device", default=None, help="default: cuda if there is one, else cpu")
+    parser.add_argument("--at", default=None, help="an earlier probe's JSON: score this adapter at its slips")
     args = parser.parse_args()
     torch.manual_seed(0)
     from peft import PeftModel
@@ -42,17 +49,14 @@ def main() -> None:
     ends = end_token_ids(model, tokenizer)
     task = tasks.get(args.task)
     budget = task.completion_budget(tokenizer)
+    if args.at:
+        return probe_at(model, tokenizer, ends, task, budget, args)
     records = []
-    for row in task.problems(args.split, args.n):
+    for index, row in enumerate(task.problems(args.split, args.n)):
         prompt = torch.tensor([chat_prompt_ids(tokenizer, row["prompt"])], device=model.device)
         reference = task.reference(row)
         want = tokenizer(reference, add_special_tokens=False)["input_ids"]
-        with torch.no_grad():
-            greedy = model.generate(
-                prompt, max_new_tokens=budget, do_sample=False, eos_token_id=ends, pad_token_id=tokenizer.pad_token_id
-            )[0, prompt.shape[1] :].tolist()
-        greedy = [t for t in greedy if t not in ends and t != tokenizer.pad_token_id]
-        text = tokenizer.decode(greedy, skip_special_tokens=True).strip()
+        text = greedy_text(model, tokenizer, ends, prompt, budget)
         # compare in one tokenization: a word the model spelled in other tokens than the reference's is no slip
         greedy = tokenizer(text, add_special_tokens=False)["input_ids"]
         if text.split() == reference.split():
@@ -72,14 +76,13 @@ def main() -> None:
         texts = tokenizer.batch_decode(samples[:, prompt.shape[1] :], skip_special_tokens=True)
         exact_samples = sum(t.split() == reference.split() for t in texts)
         slip = next((i for i, (a, b) in enumerate(zip(greedy, want)) if a != b), min(len(greedy), len(want)))
-        forced = torch.cat([prompt, torch.tensor([want[:slip]], dtype=torch.long, device=model.device)], dim=1)
-        with torch.no_grad():
-            probs = model(forced).logits[0, -1].float().softmax(-1)
+        probs = next_token_probabilities(model, prompt, want[:slip])
         right = want[slip] if slip < len(want) else ends[0]
         chosen = greedy[slip] if slip < len(greedy) else ends[0]
         records.append(
             {
                 "exact": False,
+                "index": index,
                 "exact_samples": exact_samples,
                 "k": args.k,
                 "slip_token": slip,
@@ -88,6 +91,7 @@ def main() -> None:
                 "p_greedy_token": round(probs[chosen].item(), 4),
                 "reference_token": tokenizer.decode([right]),
                 "greedy_token": tokenizer.decode([chosen]),
+                "greedy_token_id": chosen,
                 "reference": reference,
                 "greedy": text,
             }
@@ -117,6 +121,66 @@ def main() -> None:
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps({k: v for k, v in summary.items() if k != "missed_problems"}, indent=1))
+
+
+def greedy_text(model, tokenizer, ends, prompt, budget) -> str:
+    """The adapter's greedy answer to one chat prompt (token ids, batch of 1), as text."""
+    with torch.no_grad():
+        out = model.generate(
+            prompt, max_new_tokens=budget, do_sample=False, eos_token_id=ends, pad_token_id=tokenizer.pad_token_id
+        )[0, prompt.shape[1] :].tolist()
+    return tokenizer.decode([t for t in out if t not in ends], skip_special_tokens=True).strip()
+
+
+def next_token_probabilities(model, prompt, prefix_ids) -> torch.Tensor:
+    """The model's distribution over the token after ``prompt`` + ``prefix_ids``."""
+    forced = torch.cat([prompt, torch.tensor([prefix_ids], dtype=torch.long, device=model.device)], dim=1)
+    with torch.no_grad():
+        return model(forced).logits[0, -1].float().softmax(-1)
+
+
+def probe_at(model, tokenizer, ends, task, budget, args) -> None:
+    """``--at``: this adapter at the slips an earlier probe found (problems matched by their reference)."""
+    earlier = json.loads(Path(args.at).read_text())
+    rows = {task.reference(row): row for row in task.problems(earlier["split"], earlier["n"])}
+    records = []
+    for miss in earlier["missed_problems"]:
+        row = rows[miss["reference"]]
+        prompt = torch.tensor([chat_prompt_ids(tokenizer, row["prompt"])], device=model.device)
+        want = tokenizer(miss["reference"], add_special_tokens=False)["input_ids"]
+        slip = miss["slip_token"]
+        probs = next_token_probabilities(model, prompt, want[:slip])
+        right = want[slip] if slip < len(want) else ends[0]
+        # the token id (older files have its text only: tokenized again, a lone token gives its id back)
+        theirs = [miss["greedy_token_id"]] if "greedy_token_id" in miss else None
+        theirs = theirs or tokenizer(miss["greedy_token"], add_special_tokens=False)["input_ids"][:1] or [ends[0]]
+        text = greedy_text(model, tokenizer, ends, prompt, budget)
+        records.append(
+            {
+                "reference": miss["reference"],
+                "exact": text.split() == miss["reference"].split(),
+                "p_reference_token": round(probs[right].item(), 4),
+                "p_their_greedy_token": round(probs[theirs[0]].item(), 4),
+                "their_p_reference_token": miss["p_reference_token"],
+            }
+        )
+        print(
+            f"{len(records)}: exact {records[-1]['exact']}; p(ref) {probs[right]:.3f} (theirs "
+            f"{miss['p_reference_token']:.3f}), p(their token) {probs[theirs[0]]:.3f}",
+            flush=True,
+        )
+    summary = {
+        "adapter": args.adapter,
+        "at": args.at,
+        "problems": len(records),
+        "exact_here": sum(r["exact"] for r in records),
+        "median_p_reference_token": statistics.median(r["p_reference_token"] for r in records),
+        "median_p_their_greedy_token": statistics.median(r["p_their_greedy_token"] for r in records),
+        "places": records,
+    }
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(summary, indent=1) + "\n")
+    print(json.dumps({k: v for k, v in summary.items() if k != "places"}, indent=1))
 
 
 if __name__ == "__main__":
