@@ -1,8 +1,17 @@
 # GPU batch 14 of issue 17 (written 2026-11-23, session 11, before it ran; for the next session's device minutes).
 # Session 11 found why stage 1 stops at 0.95 (results/grpo/README.md, slip-probe/): its misses are sure slips (the right
 # token at median p 0.003 where greedy slips, 15 of 16 missed problems with no exact answer in 8 samples).
-# Two processes at most per H100 (an interleave arm peaks at 31-34 GB; three died of OOM twice). Three commands:
+# Two processes at most per H100 (an interleave arm peaks at 31-34 GB; three died of OOM twice). Four commands, in priority order:
 #
+# PART=average (~9.5 min; added the same session, still before any of batch 14 ran, first in priority): late in a run
+#   the sure slips churn (results/grpo/README.md, slip-probe/at-*): warm30b and its 72-steps-later continuation `cont`
+#   scored 84.4% and 75.0% exact on 64 validation problems on CPU, their tensor-wise average 92.2%. Item 1 directly:
+#   the format start (~1 min), then stage 1 with --warmup_steps 30 alone for 6.5 minutes; a loop copies each checkpoint's
+#   adapter as it is saved (every 20 steps; the run's own policy keeps only first, best, previous and latest); then
+#   training.cli.average_adapters over the last 2 and 4 snapshots and the final adapter, each scored on validation
+#   (256). Picked on validation (exact match, then NW) among the final adapter and the averages; the pick is scored
+#   on test and out_of_register (256 each) and comes back (fp32, 3 parts). Item 1's clock: format start + 6.5 minutes
+#   + the averaging (seconds); if averaging helps, a 9-minute run is next.
 # PART=boost (~9.5 min): from the shipped stage-1 adapter (adapters/shipped, batch 8: validation 0.951 / 77.0%), two
 #   arms side by side for 7 minutes each, then greedy validation (256) and the slip probe (64 problems, 8 samples):
 #     plain    the stage-1 recipe unchanged (the control, in the same conditions)
@@ -37,7 +46,47 @@ save_file({k: v.to(torch.bfloat16) if v.is_floating_point() else v for k, v in t
 PY
   pack_out adapter-$1 runs/$1/final/adapter_config.json runs/$1/final/adapter_model.safetensors
 }
-case ${PART:?set PART=boost, arith or arith-more} in
+case ${PART:?set PART=average, boost, arith or arith-more} in
+  average)
+    python3 -m training.cli.warm_start --config training/recipes/sft-format-start.yaml --model $M --report_to none \
+      --output_dir $LAB/runs/sft-start --results_dir $LAB/results/sft-start 2>&1 | grep -v "it/s\]" | tail -1
+    mkdir -p $LAB/snap $LAB/results/avg
+    (while true; do  # each checkpoint's adapter, as it is saved (its completion marker written)
+       for c in $LAB/runs/avg-run/checkpoint-*/checkpoint_complete.json; do
+         [ -f "$c" ] || continue; d=$(dirname $c); n=${d##*-}
+         [ -d $LAB/snap/$n ] || { mkdir -p $LAB/snap/$n && cp $d/adapter_config.json $d/adapter_model.safetensors $LAB/snap/$n/; }
+       done; sleep 3; done) &
+    snapper=$!
+    INIT=$LAB/runs/sft-start/final STAGE=1 MINUTES=6.5 EVAL_STAGES=1 bash scripts/gpu/grpo_arms.sh avg-run="--warmup_steps 30"
+    kill $snapper
+    steps=($(ls $LAB/snap | sort -n)); echo "snapshots at steps: ${steps[*]}"
+    for k in 2 4; do
+      picked=("${steps[@]: -$k}")
+      python3 -m training.cli.average_adapters $LAB/runs/avg-last$k/final \
+        $(for n in "${picked[@]}"; do echo $LAB/snap/$n; done) $LAB/runs/avg-run/final
+      python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/avg-last$k/final --stages 1 --n 256 \
+        --split validation --arithmetic false --baseline false --out $LAB/results/avg/last$k-validation 2>&1 \
+        | grep "^| stage" | sed "s/^/last $k + final: /" &
+    done
+    wait
+    best=$(python3 - $LAB <<'PY'
+import json, sys  # the picked adapter: the best validation exact match (then NW) of the final and the averages
+lab = sys.argv[1]
+options = {"avg-run": f"{lab}/results/avg-run/eval-validation/eval.json"}
+options |= {f"avg-last{k}": f"{lab}/results/avg/last{k}-validation/eval.json" for k in (2, 4)}
+def key(path):
+    row = json.load(open(path))["rows"][0]
+    return row["exact_match"], row["nw_score"]
+print(max(options, key=lambda name: key(options[name])))
+PY
+)
+    echo "picked on validation: $best"
+    for split in test out_of_register; do
+      python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/$best/final --stages 1 --n 256 --split $split \
+        --arithmetic false --baseline false --out $LAB/results/avg/$best-$split 2>&1 | grep "^| stage" | sed "s/^/$split: /" &
+    done
+    wait
+    pack_out adapter-$best runs/$best/final/adapter_config.json runs/$best/final/adapter_model.safetensors ;;
   boost)
     INIT=$PWD/adapters/shipped STAGE=1 MINUTES=7 EVAL_STAGES=1 bash scripts/gpu/grpo_arms.sh \
       plain="" boost10="--negative_boost_cap 10"
