@@ -53,7 +53,7 @@ def main() -> None:
         return probe_at(model, tokenizer, ends, task, budget, args)
     records = []
     for index, row in enumerate(task.problems(args.split, args.n)):
-        prompt = torch.tensor([chat_prompt_ids(tokenizer, row["prompt"])], device=model.device)
+        prompt = prompt_tensor(model, tokenizer, row)
         reference = task.reference(row)
         want = tokenizer(reference, add_special_tokens=False)["input_ids"]
         text = greedy_text(model, tokenizer, ends, prompt, budget)
@@ -76,8 +76,7 @@ def main() -> None:
         texts = tokenizer.batch_decode(samples[:, prompt.shape[1] :], skip_special_tokens=True)
         exact_samples = sum(t.split() == reference.split() for t in texts)
         slip = next((i for i, (a, b) in enumerate(zip(greedy, want)) if a != b), min(len(greedy), len(want)))
-        probs = next_token_probabilities(model, prompt, want[:slip])
-        right = want[slip] if slip < len(want) else ends[0]
+        probs, right = at_slip(model, prompt, want, slip, ends)
         chosen = greedy[slip] if slip < len(greedy) else ends[0]
         records.append(
             {
@@ -132,11 +131,18 @@ def greedy_text(model, tokenizer, ends, prompt, budget) -> str:
     return tokenizer.decode([t for t in out if t not in ends], skip_special_tokens=True).strip()
 
 
-def next_token_probabilities(model, prompt, prefix_ids) -> torch.Tensor:
-    """The model's distribution over the token after ``prompt`` + ``prefix_ids``."""
-    forced = torch.cat([prompt, torch.tensor([prefix_ids], dtype=torch.long, device=model.device)], dim=1)
+def prompt_tensor(model, tokenizer, row) -> torch.Tensor:
+    """A problem's chat prompt as a (1, length) tensor of token ids on the model's device."""
+    return torch.tensor([chat_prompt_ids(tokenizer, row["prompt"])], device=model.device)
+
+
+def at_slip(model, prompt, want, slip, ends) -> tuple[torch.Tensor, int]:
+    """(the model's distribution over the token after ``prompt`` + the reference's first ``slip`` tokens ``want``,
+    the reference's token there: its end token past the last)."""
+    forced = torch.cat([prompt, torch.tensor([want[:slip]], dtype=torch.long, device=model.device)], dim=1)
     with torch.no_grad():
-        return model(forced).logits[0, -1].float().softmax(-1)
+        probs = model(forced).logits[0, -1].float().softmax(-1)
+    return probs, want[slip] if slip < len(want) else ends[0]
 
 
 def probe_at(model, tokenizer, ends, task, budget, args) -> None:
@@ -146,11 +152,9 @@ def probe_at(model, tokenizer, ends, task, budget, args) -> None:
     records = []
     for miss in earlier["missed_problems"]:
         row = rows[miss["reference"]]
-        prompt = torch.tensor([chat_prompt_ids(tokenizer, row["prompt"])], device=model.device)
+        prompt = prompt_tensor(model, tokenizer, row)
         want = tokenizer(miss["reference"], add_special_tokens=False)["input_ids"]
-        slip = miss["slip_token"]
-        probs = next_token_probabilities(model, prompt, want[:slip])
-        right = want[slip] if slip < len(want) else ends[0]
+        probs, right = at_slip(model, prompt, want, miss["slip_token"], ends)
         # the token id (older files have its text only: tokenized again, a lone token gives its id back)
         theirs = [miss["greedy_token_id"]] if "greedy_token_id" in miss else None
         theirs = theirs or tokenizer(miss["greedy_token"], add_special_tokens=False)["input_ids"][:1] or [ends[0]]
