@@ -240,20 +240,22 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     checkpoint, marker = resume_checkpoint(run_args, output_dir)
     name_tracking_run(grpo_args, output_dir, run_args.resume)  # trackio: a fresh run never continues an older record
     adapter = initial_adapter(run_args, task, output_dir)
-    report_to = ",".join(grpo_args.report_to) if isinstance(grpo_args.report_to, list) else grpo_args.report_to
+    report_to = (
+        ",".join(grpo_args.report_to) if isinstance(grpo_args.report_to, list) else grpo_args.report_to
+    ) or "none"
     format_start = None
     if adapter is None and checkpoint is None and run_args.format_start and run_args.init_adapter in (None, ""):
         from training.core.format_start import run_format_start
 
         adapter, format_start = run_format_start(
-            run_args.format_start, model_args.model_name_or_path, output_dir, report_to or "none"
+            run_args.format_start, model_args.model_name_or_path, output_dir, report_to
         )
     supervised_help = None
     if run_args.supervised_help not in (None, "", "none") and checkpoint is None:
         from training.core.format_start import run_supervised_help
 
         adapter, supervised_help = run_supervised_help(
-            run_args.supervised_help, model_args.model_name_or_path, output_dir, report_to or "none", adapter
+            run_args.supervised_help, model_args.model_name_or_path, output_dir, report_to, adapter
         )
     prepare_hub_push(grpo_args, task.name)
     model, tokenizer, peft_config = load_policy(model_args, adapter, grpo_args.bf16)
