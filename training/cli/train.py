@@ -10,6 +10,7 @@ Exit codes: 0 trained, 2 a setup error (message, no traceback), 3 stopped by the
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -89,17 +90,25 @@ def resume_checkpoint(run_args: RunArguments, output_dir: Path) -> tuple[Path | 
     return None, {}
 
 
-def write_final_adapter(trainer, output_dir: Path, guard) -> Path | None:
+def write_final_adapter(trainer, output_dir: Path, guard, average=None) -> Path | None:
     """``output_dir/final``: the trained adapter, or after a collapse the last checkpoint saved before it began.
 
-    None when the run collapsed before its first checkpoint (there is no good adapter to hand on).
+    With a weight ``average`` (``--weight_average_decay``), ``final`` is the average and ``final-raw`` the last
+    trained weights. None when the run collapsed before its first checkpoint (there is no good adapter to hand on).
     """
     from training.callbacks.checkpoints import list_checkpoints
 
-    final = output_dir / "final"
-    if final.exists():
-        shutil.rmtree(final)
+    final, raw = output_dir / "final", output_dir / "final-raw"
+    for folder in (final, raw):
+        if folder.exists():
+            shutil.rmtree(folder)
     if guard.stopped_at is None:
+        if average is not None:
+            trainer.save_model(str(raw))
+            with average.swapped_in(trainer.model):
+                trainer.save_model(str(final))
+            report(f"final adapter: the average of the trained weights (decay {average.decay}); final-raw: the last")
+            return final
         trainer.save_model(str(final))
         return final
     began = guard.stopped_at - guard.collapsed_steps + 1
@@ -140,24 +149,28 @@ def prepare_hub_push(grpo_args, task_name: str) -> None:
     )
 
 
-def stage_limits(run_args: RunArguments, task, output_dir: Path) -> list:
-    """The callbacks that end a run early: promotion at the validation bar, and the time budget."""
+def stage_limits(run_args: RunArguments, task, output_dir: Path, average=None) -> list:
+    """The callbacks that end a run early: promotion at the validation bar, and the time budget.
+
+    With a weight ``average``, promotion scores the average: the adapter the run would ship at that step.
+    """
     from training.callbacks.promotion import StagePromotion, TimeBudget
     from training.trainer.greedy_eval import evaluate_model
 
     def score(model, tokenizer, dtype, n_problems):
         """The policy's eval row on the task's first ``n_problems`` validation problems (greedy)."""
-        return evaluate_model(
-            model,
-            tokenizer,
-            [task.name],
-            n_problems,
-            "validation",
-            "trained",
-            batch_size=n_problems,
-            log=lambda line: None,
-            dtype=dtype,
-        )[0]
+        with average.swapped_in(model) if average is not None else contextlib.nullcontext():
+            return evaluate_model(
+                model,
+                tokenizer,
+                [task.name],
+                n_problems,
+                "validation",
+                "trained",
+                batch_size=n_problems,
+                log=lambda line: None,
+                dtype=dtype,
+            )[0]
 
     limits = []
     if run_args.promotion_bar is not None:
@@ -219,6 +232,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     from training.callbacks.nonfinite_guard import SkipNonFiniteGradients
     from training.callbacks.run_eta import RunEta
     from training.callbacks.run_metrics import MetricsFile
+    from training.callbacks.weight_average import WeightAverage
     from training.core.run_lock import hold_run_lock
     from training.core.run_task import task_for
     from training.core.tracking_run import name_tracking_run
@@ -272,13 +286,18 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         report=report,
     )
     retention = CheckpointRetention(run_args.reward_save_threshold, report=report)
+    average = (
+        WeightAverage(run_args.weight_average_decay, resume_from=checkpoint, report=report)
+        if run_args.weight_average_decay
+        else None
+    )
     nonfinite = SkipNonFiniteGradients(report=report)
     observers = [
         CompletionLogObserver(output_dir / "completions.jsonl.gz"),
         SampleOutputs(output_dir / "sample_outputs.log", run_args.sample_outputs_steps),
         lambda rollouts, final: guard.observe(final.step, final.stats()),
     ]
-    limits = stage_limits(run_args, task, output_dir)
+    limits = stage_limits(run_args, task, output_dir, average)
     trainer = ObservedGRPOTrainer(
         model=model,
         reward_funcs=list(task.reward_funcs),
@@ -287,7 +306,8 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         processing_class=tokenizer,
         peft_config=peft_config,
         callbacks=[
-            retention,
+            *([average] if average is not None else []),  # first: updated before promotion scores it, saved before
+            retention,  # the checkpoint's completion marker
             guard,
             nonfinite,
             *limits,
@@ -310,6 +330,11 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
             enabled=int(os.environ.get("RANK", "0")) == 0, delay=run_args.progress_after_seconds, report=report
         ),
     )
+    if average is not None and trainer.is_fsdp_enabled:
+        raise RecipeError(
+            "--weight_average_decay averages whole weights, and FSDP shards them across processes: use DDP "
+            "(training/accelerate/multi_gpu.yaml) or one GPU, or drop the average"
+        )
     if run_args.nonfinite_probe_dir:
         from training.callbacks.nonfinite_probe import NonFiniteProbe
 
@@ -337,7 +362,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
             report(line)
     started = time.time()
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
-    final = write_final_adapter(trainer, output_dir, guard)
+    final = write_final_adapter(trainer, output_dir, guard, average)
     if trainer.accelerator.is_main_process:
         write_results(
             output_dir,
@@ -358,6 +383,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
                 "wall_seconds": time.time() - started,
                 "device": device_name(trainer.accelerator.device),
                 "final_adapter": str(final) if final else None,
+                "final_raw_adapter": str(output_dir / "final-raw") if (output_dir / "final-raw").is_dir() else None,
                 "collapse_stopped_at": guard.stopped_at,
                 "nonfinite_gradient_steps_skipped": nonfinite.skipped_steps,
                 **{limit.summary_key: limit.stopped_at for limit in limits},

@@ -175,6 +175,14 @@ class RunArguments:
             "(training.trainer.confident_negatives); 0: off, else at least 1"
         },
     )
+    weight_average_decay: float = field(
+        default=0.0,
+        metadata={
+            "help": "ship an exponential moving average of the trained weights (training.callbacks.weight_average): "
+            "decay per optimizer step, e.g. 0.98 (~50 steps); final/ is the average, final-raw/ the last weights, "
+            "and promotion checks score the average; 0: off"
+        },
+    )
     progress_after_seconds: float = field(
         default=5.0,
         metadata={

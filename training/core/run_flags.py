@@ -62,6 +62,11 @@ def settle_grpo_flags(run_args, grpo_args, task) -> None:
         raise RecipeError(
             f"--negative_boost_cap {run_args.negative_boost_cap}: the boost's cap is at least 1 (0 turns it off)"
         )
+    if not 0.0 <= run_args.weight_average_decay < 1.0:
+        raise RecipeError(
+            f"--weight_average_decay {run_args.weight_average_decay}: the average keeps this share of itself per "
+            "step, so it is below 1 (0.98 averages over ~50 steps; 0 turns it off)"
+        )
     if run_args.keep_word_signal_groups and not run_args.word_credit:
         raise RecipeError(
             "--keep_word_signal_groups keeps the groups that per-word credit learns from: it needs "

@@ -1,0 +1,156 @@
+"""The weight average a run ships with --weight_average_decay (training.callbacks.weight_average)."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pytest
+import torch
+from safetensors.torch import load_file
+
+from tests.conftest import run_cli
+from tests.training.tiny_run import STAGE_1, TINY_GRPO
+from training.callbacks.weight_average import EMA_FILE, WeightAverage
+
+
+def toy_model():
+    """Two trained tensors and one frozen one, as a peft model has."""
+    model = torch.nn.Module()
+    model.a = torch.nn.Parameter(torch.zeros(2))
+    model.b = torch.nn.Parameter(torch.zeros(1, 3))
+    model.frozen = torch.nn.Parameter(torch.ones(2), requires_grad=False)
+    return model
+
+
+def set_weights(model, value):
+    with torch.no_grad():
+        model.a.fill_(value)
+        model.b.fill_(-value)
+
+
+def test_the_average_follows_the_weights_with_its_decay():
+    model = toy_model()
+    average = WeightAverage(0.5)
+    average.start(model)  # at the weights: 0
+    for value in (4.0, 8.0):  # two optimizer steps
+        set_weights(model, value)
+        average.update(model)
+    # 0.5 * (0.5 * 0 + 0.5 * 4) + 0.5 * 8 = 5
+    assert average.shadow["a"].tolist() == [5.0, 5.0] and average.shadow["b"].tolist() == [[-5.0, -5.0, -5.0]]
+    assert set(average.shadow) == {"a", "b"}  # frozen weights are not averaged
+    assert average.updates == 2
+
+
+def test_swapped_in_puts_the_average_in_and_the_trained_weights_back():
+    model = toy_model()
+    average = WeightAverage(0.9)
+    average.start(model)
+    set_weights(model, 10.0)
+    with average.swapped_in(model):
+        assert model.a.tolist() == [0.0, 0.0] and model.b.tolist() == [[0.0, 0.0, 0.0]]
+    assert model.a.tolist() == [10.0, 10.0] and model.b.tolist() == [[-10.0, -10.0, -10.0]]
+    with pytest.raises(RuntimeError, match="inside"), average.swapped_in(model):
+        raise RuntimeError("inside")  # an error in the block still restores the trained weights
+    assert model.a.tolist() == [10.0, 10.0]
+
+
+def test_a_checkpoint_keeps_the_average_and_a_resumed_run_reads_it_back(tmp_path):
+    model = toy_model()
+    average = WeightAverage(0.5)
+    average.start(model)
+    set_weights(model, 2.0)
+    average.update(model)
+    folder = tmp_path / "checkpoint-1"
+    folder.mkdir()
+    average.on_save(
+        SimpleNamespace(output_dir=str(tmp_path)), SimpleNamespace(global_step=1, is_world_process_zero=True), None
+    )
+    assert (folder / EMA_FILE).is_file()
+
+    resumed = WeightAverage(0.5, resume_from=folder)
+    resumed.on_train_begin(None, None, None, model=model)  # the model holds 2.0; the saved average is 1.0
+    assert resumed.shadow["a"].tolist() == [1.0, 1.0]
+
+    lines = []
+    (tmp_path / "checkpoint-0").mkdir()
+    fresh = WeightAverage(0.5, resume_from=tmp_path / "checkpoint-0", report=lines.append)
+    fresh.start(model)
+    assert fresh.shadow["a"].tolist() == [2.0, 2.0] and "starts again at its weights" in lines[0]
+
+    other = torch.nn.Module()
+    other.c = torch.nn.Parameter(torch.zeros(2))
+    with pytest.raises(ValueError, match="does not hold this model's trained weights"):
+        WeightAverage(0.5, resume_from=folder).start(other)
+
+
+@pytest.mark.parametrize("decay", [0.0, 1.0, 1.5])
+def test_a_decay_outside_0_1_is_refused(decay):
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        WeightAverage(decay)
+
+
+def test_the_cli_refuses_a_decay_of_1_before_the_model_loads(tmp_path):
+    proc = run_cli(
+        "-m", "training.cli.train", *STAGE_1, *TINY_GRPO, "--weight_average_decay", "1",
+        "--output_dir", str(tmp_path / "run"),
+    )  # fmt: skip
+    assert proc.returncode == 2 and "--weight_average_decay 1.0" in proc.stderr, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr and "Loading weights" not in proc.stderr
+
+
+def peft_names(tensors: dict) -> dict:
+    """A saved adapter's tensors under the parameter names of the live model (peft drops the adapter's name)."""
+    return {name.replace(".default.", "."): t for name, t in tensors.items()}
+
+
+def test_a_run_ships_the_average_as_final_and_the_last_weights_as_final_raw(tiny_model_dir, tmp_path):
+    proc = run_cli(
+        "-m", "training.cli.train", *STAGE_1, *TINY_GRPO,
+        "--reward_funcs", "tests.training.toy_rewards.letter_reward", "--learning_rate", "0.05",
+        "--warmup_steps", "0", "--dynamic_sampling_rounds", "1", "--max_steps", "4", "--save_steps", "2",
+        "--weight_average_decay", "0.5", "--output_dir", str(tmp_path / "run"), "--results_dir", str(tmp_path / "res"),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    run = tmp_path / "run"
+    final = load_file(run / "final" / "adapter_model.safetensors")
+    raw = load_file(run / "final-raw" / "adapter_model.safetensors")
+    assert final.keys() == raw.keys()
+    lora_b = [k for k in final if "lora_B" in k]
+    assert any(raw[k].abs().sum() > 0 for k in lora_b)  # it trained
+    assert any(not torch.equal(final[k], raw[k]) for k in lora_b)  # and final is not the last weights
+    # the last raw weights are the step-4 checkpoint's; the shipped average is the one it saved beside them
+    torch.testing.assert_close(raw, load_file(run / "checkpoint-4" / "adapter_model.safetensors"), rtol=0, atol=0)
+    saved = peft_names(load_file(run / "checkpoint-4" / EMA_FILE))
+    assert saved.keys() == final.keys()
+    for key in final:
+        torch.testing.assert_close(final[key], saved[key].to(final[key].dtype), rtol=0, atol=0, msg=key)
+    assert (run / "checkpoint-2" / EMA_FILE).is_file()
+    assert "final adapter: the average of the trained weights (decay 0.5)" in proc.stdout
+    summary = json.loads((tmp_path / "res" / "summary.json").read_text())
+    assert summary["final_raw_adapter"].endswith("final-raw") and summary["recipe"]["weight_average_decay"] == 0.5
+
+
+def test_promotion_checks_score_the_average(monkeypatch, tmp_path):
+    """The bar is checked on the adapter the run would ship, and training goes on with its own weights."""
+    from dataset_builders import tasks
+    from training.cli import train
+    from training.core.arguments import RECIPES_DIR, parse_run_arguments
+    from training.trainer import greedy_eval
+
+    seen = []
+
+    def fake_eval(model, *args, **kwargs):
+        seen.append(model.a.tolist())
+        return [SimpleNamespace(score=0.5)]
+
+    monkeypatch.setattr(greedy_eval, "evaluate_model", fake_eval)
+    run_args, _, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "stage-1.yaml")])
+    model = toy_model()
+    average = WeightAverage(0.5)
+    average.start(model)
+    set_weights(model, 4.0)
+    average.update(model)  # the average: 2
+    promotion = train.stage_limits(run_args, tasks.get("stage-1"), tmp_path, average)[0]
+    assert promotion.score(model, None, None, 3).score == 0.5
+    assert seen == [[2.0, 2.0]] and model.a.tolist() == [4.0, 4.0]
