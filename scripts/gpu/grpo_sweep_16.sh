@@ -22,7 +22,22 @@
 #                + --weight_average_decay 0.98 when the pick is an average (s1-raw picked: without)
 #     sft-only   the same help recipe for the whole 7 minutes (item 3's supervised-only arm)
 #   each scored on validation and test (256) at stages 1-2. The stage-1 pick and help-grpo come back in bfloat16.
-# PART=c (~9.5 min), written after PART=b's results; not part of this plan.
+# What happened (session 12): PART=a ran as written. PART=b hit the 600 s limit: help-grpo died of CUDA OOM at its
+#   first GRPO step (stage 2's 25-word completions at batch 128 took 70 GB beside sft-only's 9 GB), so stage 2 at
+#   batch 128 must run alone; its scores of the stage-1 candidates and s1-raw's test/out_of_register came back (a
+#   later call). PART=b's snapshot list was changed before it ran to the regular saves only (multiples of 10: the
+#   reward saves fall between them). Then, ad hoc (run before it was written here, as the machine had 8 minutes
+#   left): PART=cont below.
+# PART=cont: s1-cont, 5.5 more minutes of stage 1 from s1-raw with --weight_average_decay 0.98 (the average from the
+#   continuation's start), beside arith16-more, 5.5 more minutes of arithmetic from arith16's final adapter (the
+#   same flags); each final adapter and its final-raw scored (validation 256; arithmetic test 512).
+# PART=c (~9.7 min, written after PART=cont, before it ran): item 1 in its own clock, alone on the H100: the format
+#   start, then stage 1 for 8 minutes with --warmup_steps 30 --weight_average_decay 0.98 --weight_average_start 120
+#   (the average over the last ~110 of ~230 steps: s1-cont averaged 90 steps from step 178 and scored 0.976 / 86.3%
+#   against its last weights' 0.951 / 81.2%).
+# PART=d (~2 min, right after PART=c on the same machine): s1c's final (the average) and final-raw scored on
+#   validation (256); the better (exact, then NW) on test and out_of_register (256), and both adapters come back in
+#   bfloat16.
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 bf16() {  # FOLDER: its adapter in bfloat16, as adapters/shipped (half the bytes to bring back)
@@ -38,7 +53,7 @@ score() {  # NAME ADAPTER SPLIT STAGES: one greedy eval of 256 problems, its tab
     --baseline false --out $LAB/results/scores/$1-$3 2>&1 | grep "^| stage" | sed "s/^/$1 $3: /"
 }
 mkdir -p $LAB/results/scores
-case ${PART:?set PART=a or b} in
+case ${PART:?set PART=a, b, cont, c or d} in
   a)
     mkdir -p $LAB/results/arith16 $LAB/snap
     (python3 -m training.cli.train --config training/recipes/arithmetic.yaml --model $M --report_to none \
@@ -63,7 +78,7 @@ case ${PART:?set PART=a or b} in
     echo "snapshots at steps: $(ls $LAB/snap | sort -n | tr '\n' ' ')"
     grep -h "^| arith" $LAB/results/arith16/train.log ;;
   b)
-    steps=($(ls $LAB/snap | sort -n))
+    steps=($(ls $LAB/snap | sort -n | awk '$1 % 10 == 0'))  # the regular saves (reward saves fall between)
     for k in 4 8; do
       python3 -m training.cli.average_adapters $LAB/runs/avg-last$k/final \
         $(for n in "${steps[@]: -$k}"; do echo $LAB/snap/$n; done) $LAB/runs/s1/final-raw | tail -1
@@ -103,5 +118,52 @@ PY
     bf16 $LAB/out/stage1-pick; bf16 $LAB/runs/help-grpo/final
     pack_out adapter-stage1-pick out/stage1-pick
     pack_out adapter-help-grpo runs/help-grpo/final/adapter_config.json runs/help-grpo/final/adapter_model.safetensors ;;
+  cont)
+    mkdir -p $LAB/results/arith16-more $LAB/results/s1-cont
+    (python3 -m training.cli.train --config training/recipes/arithmetic.yaml --model $M --report_to none \
+       --task arithmetic-2x2 --learning_rate 1e-4 --per_device_train_batch_size 128 --max_steps 5000 \
+       --weight_average_decay 0.98 --max_train_minutes 5.5 --init_adapter $LAB/runs/arith16/final \
+       --output_dir $LAB/runs/arith16-more --results_dir $LAB/results/arith16-more > $LAB/results/arith16-more/train.log 2>&1
+     for a in final final-raw; do
+       python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/arith16-more/$a --stages "" \
+         --arithmetic arithmetic-2x2 --n 512 --splits test --baseline false \
+         --out $LAB/results/arith16-more/eval-test$([ $a = final ] || echo -raw) >> $LAB/results/arith16-more/train.log 2>&1
+     done) &
+    python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
+      --init_adapter $LAB/runs/s1/final-raw --max_steps 3000 --max_train_minutes 5.5 --weight_average_decay 0.98 \
+      --output_dir $LAB/runs/s1-cont --results_dir $LAB/results/s1-cont > $LAB/results/s1-cont/train.log 2>&1
+    for a in final final-raw; do
+      python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/s1-cont/$a --stages 1 --n 256 --split validation \
+        --arithmetic false --baseline false --out $LAB/results/s1-cont/eval-validation-$a 2>&1 | grep "^| stage" | sed "s/^/$a /"
+    done
+    wait
+    grep -h "^| arith" $LAB/results/arith16-more/train.log ;;
+  c)
+    python3 -m training.cli.warm_start --config training/recipes/sft-format-start.yaml --model $M --report_to none \
+      --output_dir $LAB/runs/sft-start --results_dir $LAB/results/sft-start 2>&1 | grep -v "it/s\]" | tail -1
+    mkdir -p $LAB/results/s1c
+    python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
+      --init_adapter $LAB/runs/sft-start/final --max_steps 3000 --max_train_minutes 8 --warmup_steps 30 \
+      --weight_average_decay 0.98 --weight_average_start 120 \
+      --output_dir $LAB/runs/s1c --results_dir $LAB/results/s1c > $LAB/results/s1c/train.log 2>&1
+    cp $LAB/runs/s1c/promotion.jsonl $LAB/results/s1c/ 2>/dev/null
+    grep -h "time budget\|promoted\|rror" $LAB/results/s1c/train.log | tail -3 ;;
+  d)
+    declare -A adapter=([s1c-average]=$LAB/runs/s1c/final [s1c-raw]=$LAB/runs/s1c/final-raw)
+    for name in "${!adapter[@]}"; do score $name ${adapter[$name]} validation 1 & done
+    wait
+    pick=$(python3 - $LAB/results/scores <<'PY'
+import json, sys  # the best validation exact match, then NW
+rows = {n: json.load(open(f"{sys.argv[1]}/{n}-validation/eval.json"))["rows"][0] for n in ("s1c-average", "s1c-raw")}
+print(max(rows, key=lambda n: (rows[n]["exact_match"], rows[n]["nw_score"])))
+PY
+)
+    echo "picked on validation: $pick"
+    for split in test out_of_register; do score $pick ${adapter[$pick]} $split 1 & done
+    wait
+    for name in "${!adapter[@]}"; do
+      mkdir -p $LAB/out/$name && cp ${adapter[$name]}/adapter_* $LAB/out/$name/ && bf16 $LAB/out/$name
+    done
+    pack_out adapters-s1c out/s1c-average out/s1c-raw ;;
 esac
 (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)

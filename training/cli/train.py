@@ -287,7 +287,12 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     )
     retention = CheckpointRetention(run_args.reward_save_threshold, report=report)
     average = (
-        WeightAverage(run_args.weight_average_decay, resume_from=checkpoint, report=report)
+        WeightAverage(
+            run_args.weight_average_decay,
+            resume_from=checkpoint,
+            report=report,
+            start=run_args.weight_average_start,
+        )
         if run_args.weight_average_decay
         else None
     )

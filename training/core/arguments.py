@@ -183,6 +183,13 @@ class RunArguments:
             "and promotion checks score the average; 0: off"
         },
     )
+    weight_average_start: int = field(
+        default=0,
+        metadata={
+            "help": "with --weight_average_decay: the step the average begins at (before it, it is the weights: an "
+            "average over steps where the run still climbs lags it)"
+        },
+    )
     progress_after_seconds: float = field(
         default=5.0,
         metadata={

@@ -67,6 +67,11 @@ def settle_grpo_flags(run_args, grpo_args, task) -> None:
             f"--weight_average_decay {run_args.weight_average_decay}: the average keeps this share of itself per "
             "step, so it is below 1 (0.98 averages over ~50 steps; 0 turns it off)"
         )
+    if run_args.weight_average_start < 0 or (run_args.weight_average_start and not run_args.weight_average_decay):
+        raise RecipeError(
+            f"--weight_average_start {run_args.weight_average_start}: the step the weight average begins at, 0 or "
+            "more, and only with --weight_average_decay above 0"
+        )
     if run_args.keep_word_signal_groups and not run_args.word_credit:
         raise RecipeError(
             "--keep_word_signal_groups keeps the groups that per-word credit learns from: it needs "

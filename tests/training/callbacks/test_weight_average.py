@@ -154,3 +154,27 @@ def test_promotion_checks_score_the_average(monkeypatch, tmp_path):
     promotion = train.stage_limits(run_args, tasks.get("stage-1"), tmp_path, average)[0]
     assert promotion.score(model, None, None, 3).score == 0.5
     assert seen == [[2.0, 2.0]] and model.a.tolist() == [4.0, 4.0]
+
+
+def test_before_its_start_step_the_average_is_the_weights():
+    model = toy_model()
+    average = WeightAverage(0.5, start=2)
+    average.start(model)
+    for step, value in ((1, 4.0), (2, 8.0), (3, 12.0)):
+        set_weights(model, value)
+        average.update(model, step)
+        if step == 2:
+            assert average.shadow["a"].tolist() == [8.0, 8.0]  # steps 1-2: the weights themselves
+    assert average.shadow["a"].tolist() == [10.0, 10.0]  # step 3: 0.5 * 8 + 0.5 * 12
+    with pytest.raises(ValueError, match="first step"):
+        WeightAverage(0.5, start=-1)
+
+
+def test_a_start_step_without_an_average_is_refused():
+    from dataset_builders import tasks
+    from training.core.arguments import RECIPES_DIR, RecipeError, parse_run_arguments
+    from training.core.run_flags import settle_grpo_flags
+
+    run, grpo, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "stage-1.yaml"), "--weight_average_start", "5"])
+    with pytest.raises(RecipeError, match="only with --weight_average_decay"):
+        settle_grpo_flags(run, grpo, tasks.get(run.task))
