@@ -109,7 +109,8 @@ def test_a_run_ships_the_average_as_final_and_the_last_weights_as_final_raw(tiny
         "-m", "training.cli.train", *STAGE_1, *TINY_GRPO,
         "--reward_funcs", "tests.training.toy_rewards.letter_reward", "--learning_rate", "0.05",
         "--warmup_steps", "0", "--dynamic_sampling_rounds", "1", "--max_steps", "4", "--save_steps", "2",
-        "--weight_average_decay", "0.5", "--output_dir", str(tmp_path / "run"), "--results_dir", str(tmp_path / "res"),
+        "--weight_average_decay", "0.5", "--weight_average_start", "0",
+        "--output_dir", str(tmp_path / "run"), "--results_dir", str(tmp_path / "res"),
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
     run = tmp_path / "run"
@@ -175,6 +176,8 @@ def test_a_start_step_without_an_average_is_refused():
     from training.core.arguments import RECIPES_DIR, RecipeError, parse_run_arguments
     from training.core.run_flags import settle_grpo_flags
 
-    run, grpo, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "stage-1.yaml"), "--weight_average_start", "5"])
+    run, grpo, _ = parse_run_arguments(
+        ["--config", str(RECIPES_DIR / "stage-1.yaml"), "--weight_average_start", "5", "--weight_average_decay", "0"]
+    )
     with pytest.raises(RecipeError, match="only with --weight_average_decay"):
         settle_grpo_flags(run, grpo, tasks.get(run.task))
