@@ -3,6 +3,8 @@
 # training/callbacks/weight_average.py) in place of averaging snapshots by hand.
 # Why: stage 1's late misses churn (results/grpo/slip-probe/at-*); the tensor-wise mean of two adapters of one run
 # scored 0.979 / 89.5% exact on validation where each scored 0.955 / 73.8-79.3% (results/grpo/averaging/).
+# Since the recipe took the average from step 120 (after this batch), the runs that averaged from their start
+# (s1, s1-cont, s1c-cont) pass --weight_average_start 0, so that each part runs as it ran.
 # Two processes at most per H100 (an interleave arm peaks at 31-34 GB; three processes died of OOM twice).
 #
 # PART=a (~9.5 min), item 1's clock, item 4 beside it:
@@ -38,6 +40,9 @@
 # PART=d (~2 min, right after PART=c on the same machine): s1c's final (the average) and final-raw scored on
 #   validation (256); the better (exact, then NW) on test and out_of_register (256), and both adapters come back in
 #   bfloat16.
+# PART=e (run ad hoc after PART=d, as the machine had ~7 minutes left; written here after it ran): s1c-cont, 4.5 more
+#   minutes of stage 1 from s1c's average with the average from its start (this tree's recipe then had no
+#   weight_average_start), validation of final and final-raw, the average back in bfloat16.
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 bf16() {  # FOLDER: its adapter in bfloat16, as adapters/shipped (half the bytes to bring back)
@@ -53,7 +58,7 @@ score() {  # NAME ADAPTER SPLIT STAGES: one greedy eval of 256 problems, its tab
     --baseline false --out $LAB/results/scores/$1-$3 2>&1 | grep "^| stage" | sed "s/^/$1 $3: /"
 }
 mkdir -p $LAB/results/scores
-case ${PART:?set PART=a, b, cont, c or d} in
+case ${PART:?set PART=a, b, cont, c, d or e} in
   a)
     mkdir -p $LAB/results/arith16 $LAB/snap
     (python3 -m training.cli.train --config training/recipes/arithmetic.yaml --model $M --report_to none \
@@ -72,7 +77,7 @@ case ${PART:?set PART=a, b, cont, c or d} in
        done; sleep 2; done) &
     snapper=$!
     INIT=$LAB/runs/sft-start/final STAGE=1 MINUTES=7 EVAL_STAGES=1 bash scripts/gpu/grpo_arms.sh \
-      s1="--warmup_steps 30 --weight_average_decay 0.98 --save_steps 10"
+      s1="--warmup_steps 30 --weight_average_decay 0.98 --weight_average_start 0 --save_steps 10"
     kill $snapper
     wait
     echo "snapshots at steps: $(ls $LAB/snap | sort -n | tr '\n' ' ')"
@@ -131,6 +136,7 @@ PY
      done) &
     python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
       --init_adapter $LAB/runs/s1/final-raw --max_steps 3000 --max_train_minutes 5.5 --weight_average_decay 0.98 \
+      --weight_average_start 0 \
       --output_dir $LAB/runs/s1-cont --results_dir $LAB/results/s1-cont > $LAB/results/s1-cont/train.log 2>&1
     for a in final final-raw; do
       python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/s1-cont/$a --stages 1 --n 256 --split validation \
@@ -165,5 +171,19 @@ PY
       mkdir -p $LAB/out/$name && cp ${adapter[$name]}/adapter_* $LAB/out/$name/ && bf16 $LAB/out/$name
     done
     pack_out adapters-s1c out/s1c-average out/s1c-raw ;;
+  e)  # run ad hoc after PART=d (the machine had ~7 minutes left), written down here after it ran
+    mkdir -p $LAB/results/s1c-cont
+    python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
+      --init_adapter $LAB/runs/s1c/final --max_steps 3000 --max_train_minutes 4.5 --weight_average_decay 0.98 \
+      --weight_average_start 0 \
+      --output_dir $LAB/runs/s1c-cont --results_dir $LAB/results/s1c-cont > $LAB/results/s1c-cont/train.log 2>&1
+    for a in final final-raw; do
+      python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/s1c-cont/$a --stages 1 --n 256 --split validation \
+        --arithmetic false --baseline false --out $LAB/results/s1c-cont/eval-validation-$a 2>&1 | grep "^| stage" | sed "s/^/$a /" &
+    done
+    wait
+    mkdir -p $LAB/out2/s1c-cont-average && cp $LAB/runs/s1c-cont/final/adapter_* $LAB/out2/s1c-cont-average/
+    bf16 $LAB/out2/s1c-cont-average
+    pack_out s1c-cont out2 ;;
 esac
 (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)
