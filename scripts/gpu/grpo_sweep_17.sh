@@ -19,18 +19,6 @@
 #         the groups with one. Greedy exact on 512 test problems against the base (3.3%); goal +10 points.
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
-bf16() {  # FOLDER: its adapter in bfloat16, as adapters/shipped (half the bytes to bring back)
-  python3 - $1/adapter_model.safetensors <<'PY'
-import sys, torch
-from safetensors.torch import load_file, save_file
-tensors = load_file(sys.argv[1])
-save_file({k: v.to(torch.bfloat16) if v.is_floating_point() else v for k, v in tensors.items()}, sys.argv[1])
-PY
-}
-score() {  # NAME ADAPTER SPLIT STAGES: one greedy eval of 256 problems, its table row on stdout
-  python3 -m training.cli.evaluate --model $M --adapter $2 --stages $4 --n 256 --split $3 --arithmetic false \
-    --baseline false --out $LAB/results/scores/$1-$3 2>&1 | grep "^| stage" | sed "s/^/$1 $3: /"
-}
 bring_back() {  # NAME FOLDER: the adapter in bfloat16 under $OUT
   mkdir -p $LAB/out/$1 && cp $2/adapter_config.json $2/adapter_model.safetensors $LAB/out/$1/ && bf16 $LAB/out/$1
   pack_out adapter-$1 out/$1

@@ -43,3 +43,17 @@ ready() { [ -f $G/.wheels-installed ] && [ -f $M/model.safetensors ] && [ -f $G/
 # pack_out NAME PATH...: tar PATHs (relative to $LAB) into $OUT/NAME.tar.gz.part-* (15 MiB parts; $OUT takes files of
 # at most 16 MiB). Join here with: cat NAME.tar.gz.part-* | tar xz
 pack_out() { local name=$1; shift; (cd $LAB && tar cz "$@") | split -b 15m - $OUT/$name.tar.gz.part-; }
+# bf16 FOLDER: the folder's adapter cast to bfloat16 in place, as adapters/shipped (half the bytes to bring back)
+bf16() {
+  python3 - $1/adapter_model.safetensors <<'PY'
+import sys, torch
+from safetensors.torch import load_file, save_file
+tensors = load_file(sys.argv[1])
+save_file({k: v.to(torch.bfloat16) if v.is_floating_point() else v for k, v in tensors.items()}, sys.argv[1])
+PY
+}
+# score NAME ADAPTER SPLIT STAGES: a greedy eval of 256 problems into $LAB/results/scores/NAME-SPLIT; its table row
+score() {
+  python3 -m training.cli.evaluate --model $M --adapter $2 --stages $4 --n 256 --split $3 --arithmetic false \
+    --baseline false --out $LAB/results/scores/$1-$3 2>&1 | grep "^| stage" | sed "s/^/$1 $3: /"
+}
