@@ -8,7 +8,8 @@
 #         step 100. Question: with the average smoothing the late noise, does a faster climb (batch 16's s1c took
 #         160 steps at lr 3e-4 to pass 0.93 on its checks) leave more averaged steps inside the clock? lr 1e-3
 #         collapsed in batch 1. Control: batch 16's s1c (lr 3e-4, average from 120, 8 min alone). final and final-raw
-#         are scored on validation (256); the better on test and out_of_register (256); both come back in bfloat16.
+#         are scored on validation (256); the better on test and out_of_register (256) and comes back in bfloat16,
+#         with the format start's adapter (where do the sure slips come from: the slip probe on CPU).
 # PART=e  item 1, second (run it after PART=a): the recipe as batch 16's s1c ran it (lr 3e-4, the average from step
 #         120), 8.5 minutes, with --dynamic_sampling_rounds 0. Why: late in s1c a step cost twice what it cost at steps
 #         41-80, because of the second sampling round (results/grpo/batch-16/README.md, "Where s1c's 8 minutes went").
@@ -54,7 +55,8 @@ PY
     folder=$LAB/runs/lr5e-4/final$([ $pick = raw ] && echo -raw)
     for split in test out_of_register; do score lr5e-4-$pick $folder $split 1 & done
     wait
-    bring_back lr5e-4-$pick $folder ;;
+    bring_back lr5e-4-$pick $folder
+    bring_back sft-start $LAB/runs/sft-start/final ;;  # for the slip probe of the format start, on CPU (results/grpo, Next)
   b)
     mkdir -p $LAB/results/help-grpo
     python3 -m training.cli.train --config training/recipes/stage-2.yaml --model $M --report_to none \
