@@ -118,3 +118,26 @@ class WeightAverage(TrainerCallback):
         folder = Path(args.output_dir) / f"checkpoint-{state.global_step}"
         if state.is_world_process_zero and folder.is_dir() and self.shadow is not None:
             self.save(folder)
+
+
+def adapter_key(parameter_name: str) -> str:
+    """The key peft saves a trained parameter under: its name without the adapter's (``lora_A.default.weight`` ->
+    ``lora_A.weight``)."""
+    return parameter_name.replace(".default.", ".")
+
+
+def average_into_adapter(folder: str | Path) -> bool:
+    """Write a checkpoint's saved average over its ``adapter_model.safetensors`` (in the adapter's dtypes); False,
+    changing nothing, where the folder has no average or it does not hold exactly the adapter's tensors."""
+    from safetensors.torch import load_file, save_file
+
+    folder = Path(folder)
+    saved, adapter_file = folder / EMA_FILE, folder / "adapter_model.safetensors"
+    if not (saved.is_file() and adapter_file.is_file()):
+        return False
+    adapter = load_file(str(adapter_file))
+    average = {adapter_key(name): tensor for name, tensor in load_file(str(saved)).items()}
+    if set(average) != set(adapter):
+        return False
+    save_file({key: average[key].to(tensor.dtype) for key, tensor in adapter.items()}, str(adapter_file))
+    return True

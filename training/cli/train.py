@@ -116,7 +116,19 @@ def write_final_adapter(trainer, output_dir: Path, guard, average=None) -> Path 
     if not good:
         report("collapse: no checkpoint was saved before the collapse began; no final adapter written")
         return None
-    shutil.copytree(good[-1].path, final, ignore=shutil.ignore_patterns("optimizer.pt", "scheduler.pt", "rng_state*"))
+    kept = shutil.ignore_patterns("optimizer.pt", "scheduler.pt", "rng_state*")
+    shutil.copytree(good[-1].path, final, ignore=kept)
+    if average is not None:
+        from training.callbacks.weight_average import average_into_adapter
+
+        shutil.copytree(good[-1].path, raw, ignore=kept)
+        if average_into_adapter(final):
+            report(
+                f"collapse: final adapter is the weight average saved in {good[-1].path.name}; final-raw its weights"
+            )
+        else:
+            shutil.rmtree(raw)
+            report(f"collapse: {good[-1].path.name} holds no weight average of its adapter: final is its weights")
     report(
         f"collapse: final adapter is {good[-1].path.name}, the last checkpoint before the collapse began (step {began})"
     )

@@ -181,3 +181,45 @@ def test_a_start_step_without_an_average_is_refused():
     )
     with pytest.raises(RecipeError, match="only with --weight_average_decay"):
         settle_grpo_flags(run, grpo, tasks.get(run.task))
+
+
+def test_a_checkpoints_average_is_written_over_its_adapter_under_peft_keys(tmp_path):
+    from safetensors.torch import save_file
+
+    from training.callbacks.weight_average import average_into_adapter
+
+    adapter = {"m.q_proj.lora_A.weight": torch.zeros(2, dtype=torch.bfloat16), "m.q_proj.lora_B.weight": torch.zeros(2)}
+    save_file(adapter, str(tmp_path / "adapter_model.safetensors"))
+    assert not average_into_adapter(tmp_path)  # no average saved: nothing changes
+    save_file({"m.q_proj.lora_A.default.weight": torch.ones(2)}, str(tmp_path / EMA_FILE))
+    assert not average_into_adapter(tmp_path)  # not every tensor of the adapter: nothing changes
+    assert load_file(tmp_path / "adapter_model.safetensors")["m.q_proj.lora_A.weight"].tolist() == [0.0, 0.0]
+    average = {"m.q_proj.lora_A.default.weight": torch.ones(2), "m.q_proj.lora_B.default.weight": torch.full((2,), 3.0)}
+    save_file(average, str(tmp_path / EMA_FILE))
+    assert average_into_adapter(tmp_path)
+    written = load_file(tmp_path / "adapter_model.safetensors")
+    assert written["m.q_proj.lora_A.weight"].dtype == torch.bfloat16  # the adapter's dtypes are kept
+    assert written["m.q_proj.lora_A.weight"].tolist() == [1.0, 1.0] and written["m.q_proj.lora_B.weight"].tolist() == [
+        3.0,
+        3.0,
+    ]
+
+
+def test_after_a_collapse_final_is_the_average_saved_before_it(tmp_path):
+    from safetensors.torch import save_file
+
+    from training.cli.train import write_final_adapter
+
+    for step in (20, 40, 60):
+        folder = tmp_path / f"checkpoint-{step}"
+        folder.mkdir()
+        save_file({"m.lora_A.weight": torch.full((2,), float(step))}, str(folder / "adapter_model.safetensors"))
+        save_file({"m.lora_A.default.weight": torch.full((2,), step / 2)}, str(folder / EMA_FILE))
+        (folder / "checkpoint_complete.json").write_text(json.dumps({"step": step, "reward": 0.5}))
+    guard = SimpleNamespace(stopped_at=64, collapsed_steps=20)  # the collapse began at step 45
+    final = write_final_adapter(None, tmp_path, guard, average=WeightAverage(0.5))
+    assert load_file(final / "adapter_model.safetensors")["m.lora_A.weight"].tolist() == [
+        20.0,
+        20.0,
+    ]  # step 40's average
+    assert load_file(tmp_path / "final-raw" / "adapter_model.safetensors")["m.lora_A.weight"].tolist() == [40.0, 40.0]
