@@ -8,12 +8,19 @@ promotion.jsonl, eval-validation/eval.json).
 """
 
 import argparse
+import gzip
 import json
 from pathlib import Path
 
 
 def read_jsonl(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
+    """The records of a JSON-lines file, or of its gzipped copy (``scripts/compress_results.py``); none if neither."""
+    packed = path.with_name(path.name + ".gz")
+    if not path.exists() and packed.exists():
+        text = gzip.decompress(packed.read_bytes()).decode("utf-8")
+    else:
+        text = path.read_text() if path.exists() else ""
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
 def run_record(folder: Path) -> dict:

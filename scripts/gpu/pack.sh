@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Here (no GPU): build the bundles scripts/gpu/setup.sh installs on a lent GPU machine, .gpu/1, .gpu/2, ... One device
-# call carries at most 64 MiB, the working tree included (~30 MB since the shipped adapter is committed), so the
+# call carries at most 64 MiB, the working tree included (~35 MB: the shipped adapter and results/, whose bulky text
+# files scripts/compress_results.py gzips), so the
 # model (a 98 MB GGUF), the wheels and the built corpus are cut into bundles that each fit beside the tree.
 # ../shared/gpu/pack.sh fetches the wheels and the model; this re-cuts them. Each bundle holds `parts` (the model's
 # part names and SHA-256), so setup.sh knows when it has them all.
