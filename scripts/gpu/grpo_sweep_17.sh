@@ -2,7 +2,7 @@
 # Batch 16 (results/grpo/batch-16/) found that the weight average wins once a stage-1 run levels off, and put it in the
 # recipe (bases/interleave.yaml: 0.98 from step 120). Item 1 stands at 0.976 / 84.4% on test within its clock
 # (goal 0.99 / 90%). GRPO stage 2 at 128 completions holds 70 GB, so each interleave part below runs ALONE.
-# Five commands, in priority order a, e, b, c, d (each ~9.5 min):
+# Six commands, in priority order a, e, b, c, d, f (each ~9.5 min):
 #
 # PART=a  item 1: the format start, then stage 1 for 8.5 minutes alone with --learning_rate 5e-4 and the average from
 #         step 100. Question: with the average smoothing the late noise, does a faster climb (batch 16's s1c took
@@ -27,6 +27,12 @@
 #         weight 0.5 -> 0.1. Why (batch 16's arith16 metrics): sampled exact stayed at 7-12% while partial credit
 #         rose 0.55 -> 0.76 and carried most of the within-group variance, so the advantage mostly paid for near
 #         answers. Each is scored on validation and test (512 each); the arm is picked on validation.
+# PART=f  item 1, the slips the average leaves (written after the shipped adapter's slip probe, session 12): from
+#         adapters/shipped, two arms side by side (two interleave arms fit; ~32 GB each), 7 minutes each, the average
+#         from their start: plain (the recipe) and boost10 (+ --negative_boost_cap 10, batch 14's unrun PART=boost).
+#         The shipped adapter's 7 missed validation problems (of 64) were still missed 99 steps earlier, at p(ref)
+#         0.0001 (results/grpo/slip-probe/): stable, not churn. Each arm is scored on validation (256) and with the
+#         slip probe's --at at those 7 places: does pushing sure wrong tokens down fix stable slips?
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 bring_back() {  # NAME FOLDER: the adapter in bfloat16 under $OUT
@@ -34,7 +40,7 @@ bring_back() {  # NAME FOLDER: the adapter in bfloat16 under $OUT
   pack_out adapter-$1 out/$1
 }
 mkdir -p $LAB/results/scores
-case ${PART:?set PART=a, e, b, c or d} in
+case ${PART:?set PART=a, e, b, c, d or f} in
   a)
     python3 -m training.cli.warm_start --config training/recipes/sft-format-start.yaml --model $M --report_to none \
       --output_dir $LAB/runs/sft-start --results_dir $LAB/results/sft-start 2>&1 | grep -v "it/s\]" | tail -1
@@ -100,5 +106,13 @@ PY
     for split in test out_of_register; do score no-resample-average $LAB/runs/no-resample/final $split 1 & done
     wait
     bring_back no-resample-average $LAB/runs/no-resample/final ;;
+  f)
+    INIT=$PWD/adapters/shipped STAGE=1 MINUTES=7 EVAL_STAGES=1 bash scripts/gpu/grpo_arms.sh \
+      plain="--weight_average_start 0" boost10="--weight_average_start 0 --negative_boost_cap 10"
+    for name in plain boost10; do
+      python3 scripts/analysis/slip_probe.py $LAB/runs/$name/final --model $M \
+        --at results/grpo/slip-probe/batch-16-shipped.json --out $LAB/results/$name/at-shipped-slips.json 2>&1 | tail -8 &
+    done
+    wait ;;
 esac
 (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)
