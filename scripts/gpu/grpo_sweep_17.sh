@@ -1,7 +1,7 @@
 # GPU batch 17 of issue 17 (written 2026-11-23, session 12, before it ran; for the next session's device minutes).
 # Batch 16 (results/grpo/batch-16/) found that the weight average wins once a stage-1 run levels off, and put it in the
 # recipe (bases/interleave.yaml: 0.98 from step 120). Item 1 stands at 0.976 / 84.4% on test within its clock
-# (goal 0.99 / 90%). GRPO stage 2 at 128 completions holds 70 GB, so each interleave part below runs ALONE.
+# (goal 0.99 / 90%). GRPO stage 2 at 128 completions holds 70 GB, so parts a, e, b and c run ALONE.
 # Six commands, in priority order a, e, b, c, d, f (each ~9.5 min):
 #
 # PART=a  item 1: the format start, then stage 1 for 8.5 minutes alone with --learning_rate 5e-4 and the average from
