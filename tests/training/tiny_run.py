@@ -6,6 +6,13 @@ TINY_GRPO = [
     *("--report_to", "none", "--derive_max_completion_length", "false", "--max_completion_length", "8"),
     *("--init_adapter", "base"),  # a fresh adapter as given: stage 1's format start is its own test (test_train_run)
 ]
+# A tiny stage-1 run that learns in a few steps: a toy reward, a high constant learning rate, one resampling round.
+TINY_RUN = [
+    *STAGE_1,
+    *TINY_GRPO,
+    *("--reward_funcs", "tests.training.toy_rewards.letter_reward", "--learning_rate", "0.05"),
+    *("--warmup_steps", "0", "--dynamic_sampling_rounds", "1"),
+]
 
 
 def tiny_grpo_config(output_dir, **overrides):

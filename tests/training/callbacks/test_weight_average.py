@@ -10,8 +10,8 @@ import torch
 from safetensors.torch import load_file
 
 from tests.conftest import run_cli
-from tests.training.tiny_run import STAGE_1, TINY_GRPO
-from training.callbacks.weight_average import EMA_FILE, WeightAverage
+from tests.training.tiny_run import STAGE_1, TINY_GRPO, TINY_RUN
+from training.callbacks.weight_average import EMA_FILE, WeightAverage, adapter_key
 
 
 def toy_model():
@@ -100,15 +100,13 @@ def test_the_cli_refuses_a_decay_of_1_before_the_model_loads(tmp_path):
 
 
 def peft_names(tensors: dict) -> dict:
-    """A saved adapter's tensors under the parameter names of the live model (peft drops the adapter's name)."""
-    return {name.replace(".default.", "."): t for name, t in tensors.items()}
+    """A saved average's tensors under the keys peft saves the adapter with (it drops the adapter's name)."""
+    return {adapter_key(name): t for name, t in tensors.items()}
 
 
 def test_a_run_ships_the_average_as_final_and_the_last_weights_as_final_raw(tiny_model_dir, tmp_path):
     proc = run_cli(
-        "-m", "training.cli.train", *STAGE_1, *TINY_GRPO,
-        "--reward_funcs", "tests.training.toy_rewards.letter_reward", "--learning_rate", "0.05",
-        "--warmup_steps", "0", "--dynamic_sampling_rounds", "1", "--max_steps", "4", "--save_steps", "2",
+        "-m", "training.cli.train", *TINY_RUN, "--max_steps", "4", "--save_steps", "2",
         "--weight_average_decay", "0.5", "--weight_average_start", "0",
         "--output_dir", str(tmp_path / "run"), "--results_dir", str(tmp_path / "res"),
     )  # fmt: skip

@@ -16,22 +16,9 @@ import torch
 from safetensors.torch import load_file
 
 from tests.conftest import REPO_ROOT, run_cli
-from tests.training.tiny_run import STAGE_1, TINY_GRPO
+from tests.training.tiny_run import TINY_RUN
 from training.callbacks.completion_log import read_completion_log
 from training.callbacks.run_metrics import read_metric_lines, read_metrics
-
-TINY_RUN = [
-    *STAGE_1,
-    *TINY_GRPO,
-    "--reward_funcs",
-    "tests.training.toy_rewards.letter_reward",
-    "--learning_rate",
-    "0.05",
-    "--warmup_steps",
-    "0",
-    "--dynamic_sampling_rounds",
-    "1",
-]
 
 
 def train_args(out: Path, *extra: str) -> list[str]:
