@@ -38,18 +38,12 @@ arith() {  # NAME MINUTES INIT-or-base
   python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/$1/final --stages "" --arithmetic arithmetic-2x2 \
     --n 512 --splits test --baseline true --out $LAB/results/$1/eval-test >> $LAB/results/$1.log 2>&1
   mv $LAB/results/$1.log $LAB/results/$1/train.log
-  python3 - $LAB/runs/$1/final/adapter_model.safetensors <<'PY'
-import sys, torch
-from safetensors.torch import load_file, save_file
-tensors = load_file(sys.argv[1])  # bfloat16, as adapters/shipped: half the bytes to bring back
-save_file({k: v.to(torch.bfloat16) if v.is_floating_point() else v for k, v in tensors.items()}, sys.argv[1])
-PY
+  bf16 $LAB/runs/$1/final
   pack_out adapter-$1 runs/$1/final/adapter_config.json runs/$1/final/adapter_model.safetensors
 }
 case ${PART:?set PART=average, boost, arith or arith-more} in
   average)
-    python3 -m training.cli.warm_start --config training/recipes/sft-format-start.yaml --model $M --report_to none \
-      --output_dir $LAB/runs/sft-start --results_dir $LAB/results/sft-start 2>&1 | grep -v "it/s\]" | tail -1
+    format_start
     mkdir -p $LAB/snap $LAB/results/avg
     (while true; do  # each checkpoint's adapter, as it is saved (its completion marker written)
        for c in $LAB/runs/avg-run/checkpoint-*/checkpoint_complete.json; do

@@ -56,8 +56,7 @@ case ${PART:?set PART=a, b, cont, c, d or e} in
      python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/arith16/final --stages "" \
        --arithmetic arithmetic-2x2 --n 512 --splits test --baseline true --out $LAB/results/arith16/eval-test \
        >> $LAB/results/arith16/train.log 2>&1) &
-    python3 -m training.cli.warm_start --config training/recipes/sft-format-start.yaml --model $M --report_to none \
-      --output_dir $LAB/runs/sft-start --results_dir $LAB/results/sft-start 2>&1 | grep -v "it/s\]" | tail -1
+    format_start
     (while true; do  # each checkpoint's adapter, once its completion marker is written
        for c in $LAB/runs/s1/checkpoint-*/checkpoint_complete.json; do
          [ -f "$c" ] || continue; d=$(dirname $c); n=${d##*-}
@@ -133,8 +132,7 @@ PY
     wait
     grep -h "^| arith" $LAB/results/arith16-more/train.log ;;
   c)
-    python3 -m training.cli.warm_start --config training/recipes/sft-format-start.yaml --model $M --report_to none \
-      --output_dir $LAB/runs/sft-start --results_dir $LAB/results/sft-start 2>&1 | grep -v "it/s\]" | tail -1
+    format_start
     mkdir -p $LAB/results/s1c
     python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
       --init_adapter $LAB/runs/sft-start/final --max_steps 3000 --max_train_minutes 8 --warmup_steps 30 \

@@ -42,8 +42,7 @@ bring_back() {  # NAME FOLDER: the adapter in bfloat16 under $OUT
 mkdir -p $LAB/results/scores
 case ${PART:?set PART=a, e, b, c, d or f} in
   a)
-    python3 -m training.cli.warm_start --config training/recipes/sft-format-start.yaml --model $M --report_to none \
-      --output_dir $LAB/runs/sft-start --results_dir $LAB/results/sft-start 2>&1 | grep -v "it/s\]" | tail -1
+    format_start
     mkdir -p $LAB/results/lr5e-4
     python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
       --init_adapter $LAB/runs/sft-start/final --max_steps 3000 --max_train_minutes 8.5 --warmup_steps 30 \
@@ -93,8 +92,7 @@ PY
     bring_back arith17 $LAB/runs/arith17/final; bring_back arith17-exact $LAB/runs/arith17-exact/final ;;
   e)
     [ -d $LAB/runs/sft-start/final ] ||  # PART=a's format start, when it ran on this machine (the same 52 s recipe)
-    python3 -m training.cli.warm_start --config training/recipes/sft-format-start.yaml --model $M --report_to none \
-      --output_dir $LAB/runs/sft-start --results_dir $LAB/results/sft-start 2>&1 | grep -v "it/s\]" | tail -1
+    format_start
     mkdir -p $LAB/results/no-resample
     python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
       --init_adapter $LAB/runs/sft-start/final --max_steps 3000 --max_train_minutes 8.5 --warmup_steps 30 \

@@ -57,3 +57,9 @@ score() {
   python3 -m training.cli.evaluate --model $M --adapter $2 --stages $4 --n 256 --split $3 --arithmetic false \
     --baseline false --out $LAB/results/scores/$1-$3 2>&1 | grep "^| stage" | sed "s/^/$1 $3: /"
 }
+# format_start: issue 17's supervised format start (training/recipes/sft-format-start.yaml, ~52 s on an H100) from a
+# fresh adapter into $LAB/runs/sft-start; its last line on stdout
+format_start() {
+  python3 -m training.cli.warm_start --config training/recipes/sft-format-start.yaml --model $M --report_to none \
+    --output_dir $LAB/runs/sft-start --results_dir $LAB/results/sft-start 2>&1 | grep -v "it/s\]" | tail -1
+}
