@@ -33,6 +33,16 @@
 #         The shipped adapter's 7 missed validation problems (of 64) were still missed 99 steps earlier, at p(ref)
 #         0.0001 (results/grpo/slip-probe/): stable, not churn. Each arm is scored on validation (256) and with the
 #         slip probe's --at at those 7 places: does pushing sure wrong tokens down fix stable slips?
+# What ran (session 13, 2026-11-24; recorded as it happened):
+#   PART=a under `timeout 585`: the format start and the 8.5-minute cap did not fit one 600 s call; the timeout
+#     killed training at step 223 (7.8 min of GRPO). final/final-raw were then made by hand from checkpoint-220
+#     (its adapter, and its saved average via weight_average.average_into_adapter) and scored in a second call.
+#     The line `[ -d ... final-raw ] || format_start` was added then, so a rerun of the scoring skips the start.
+#   PART=b OOMed alone at GRPO step 26 (62 GiB allocated + 16 GiB reserved, fragmented). It was rerun ad hoc as
+#     `help-grpo-gc`: the same command with --gradient_checkpointing true, PYTORCH_CUDA_ALLOC_CONF=
+#     expandable_segments:True and --max_train_minutes 4 (to fit the machine's last minutes); scored on validation
+#     stages 1-2; its adapter did not come back (the machine was taken back).
+#   A second machine ran PART=d, then PART=c (c now brings its adapter back; written before it ran).
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 bring_back() {  # NAME FOLDER: the adapter in bfloat16 under $OUT
@@ -74,7 +84,8 @@ PY
     python3 -m training.cli.warm_start --config training/recipes/sft-stage-2-help.yaml --model $M --report_to none \
       --init_adapter $PWD/adapters/shipped --max_train_minutes 7 --max_steps 5000 --output_dir $LAB/runs/sft-only \
       --results_dir $LAB/results/sft-only > $LAB/results/sft-only/train.log 2>&1
-    score sft-only $LAB/runs/sft-only/final validation 1-2 & score sft-only $LAB/runs/sft-only/final test 1-2 & wait ;;
+    score sft-only $LAB/runs/sft-only/final validation 1-2 & score sft-only $LAB/runs/sft-only/final test 1-2 & wait
+    bring_back sft-only $LAB/runs/sft-only/final ;;
   d)
     arith() {  # NAME FLAGS...: arithmetic 2x2 from a fresh adapter, lr 1e-4, 8 prompts x 16 generations, 8 minutes
       local name=$1; shift
