@@ -101,3 +101,34 @@ def test_make_warm_start_trains_an_arithmetic_adapter(tiny_model_dir, tmp_path):
     summary = json.loads((tmp_path / "res" / "summary.json").read_text())
     assert summary["task"] == "arithmetic" and summary["tasks"] == ["arithmetic"] and summary["words"] is None
     assert summary["global_step"] == 2 and (tmp_path / "run" / "final" / "adapter_model.safetensors").is_file()
+
+
+def test_tokenizing_processes_follow_the_size_and_the_users_number():
+    from training.cli.warm_start import PARALLEL_TOKENIZE_MIN_ROWS as MIN_ROWS
+    from training.cli.warm_start import tokenize_processes
+
+    assert tokenize_processes(80_000, None, cpus=16) == 8  # the 7-minute help run's 80,000 rows, on the H100 host
+    assert tokenize_processes(MIN_ROWS, None, cpus=2) == 2
+    assert tokenize_processes(MIN_ROWS - 1, None, cpus=16) is None  # small sets: one process
+    assert tokenize_processes(80_000, None, cpus=1) is None and tokenize_processes(80_000, None, cpus=None) is None
+    assert tokenize_processes(80_000, 1, cpus=16) == 1 and tokenize_processes(10, 3, cpus=2) == 3  # the user's wins
+
+
+def test_a_large_warm_start_tokenizes_in_several_processes(tiny_model_dir, tmp_path):
+    """Without --dataset_num_proc, a set of PARALLEL_TOKENIZE_MIN_ROWS rows is tokenized by more than one process
+    (TRL's dataset map pickles its functions to them: this checks that it works) and the run trains."""
+    from tests.conftest import run_cli
+    from training.cli.warm_start import PARALLEL_TOKENIZE_MIN_ROWS
+
+    proc = run_cli(
+        "-m", "training.cli.warm_start", "--config", "training/recipes/sft-stage-2-help.yaml",
+        "--model", "tiny-random-llama", "--use_cpu", "true", "--bf16", "false", "--report_to", "none",
+        "--max_steps", "1", "--per_device_train_batch_size", "2",
+        "--problems", str(PARALLEL_TOKENIZE_MIN_ROWS), "--words", "4",
+        "--output_dir", f"{tmp_path}/run", "--results_dir", f"{tmp_path}/res",
+        env={"CUDA_VISIBLE_DEVICES": ""},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert f"tokenizing {PARALLEL_TOKENIZE_MIN_ROWS} rows in 2 processes" in proc.stdout
+    assert "num_proc=2" in proc.stderr  # TRL's own progress line says it used them
+    assert (tmp_path / "run" / "final" / "adapter_model.safetensors").is_file()
