@@ -3,7 +3,8 @@
     python -m training.cli.curriculum [--chain training/recipes/chains/curriculum.yaml] [--model M] [--dry_run]
 
 Each step runs in its own process (``python -m training.cli.warm_start`` or ``training.cli.train``) with its recipe,
-``--output_dir runs/<run>``, ``--init_adapter`` the previous step's final adapter and the step's overrides, then
+``--output_dir runs/<run>``, ``--init_adapter`` the previous step's final adapter (none for the first step, which
+starts as its recipe says: a fresh adapter, or stage 1's format start) and the step's overrides, then
 ``--step_args`` (flags for every step). A step whose ``runs/<run>/final`` exists is skipped, so a stopped chain
 continues where it stopped; a GRPO step with checkpoints but no final adapter resumes from them.
 """
@@ -35,7 +36,7 @@ def step_commands(
             planned.append((step.run, None, f"skip {step.run}: {final} exists (delete it to train this step again)"))
             previous = final
             continue
-        init = step.init_adapter or (str(previous) if previous else "base")
+        init = step.init_adapter or (str(previous) if previous else None)  # None: the recipe's own start
         recipe = os.path.relpath(step.recipe_path)  # as a person would type it, from the repo root
         command = [
             *launcher,
@@ -45,8 +46,7 @@ def step_commands(
             recipe,
             "--output_dir",
             str(output_dir),
-            "--init_adapter",
-            init,
+            *(["--init_adapter", init] if init else []),
             *(["--model", model] if model else []),
             *flags(step.overrides),
             *step_args,

@@ -22,7 +22,7 @@ class ChainStep:
     entry_point: str
     recipe: str
     overrides: dict = field(default_factory=dict)
-    init_adapter: str | None = None  # None: the previous step's final adapter (a fresh adapter for the first step)
+    init_adapter: str | None = None  # None: the previous step's final adapter (the first step: its recipe's start)
 
     @property
     def module(self) -> str:

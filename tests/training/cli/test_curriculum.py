@@ -34,7 +34,7 @@ def test_the_curriculum_hands_each_adapter_to_the_next_step(tmp_path):
     for run, command, _ in planned[:-1]:  # the steps, then the eval
         args, train_args, _ = _parse(command)
         assert train_args.output_dir == str(tmp_path / run)
-        assert args.init_adapter == (str(previous) if previous else "base")
+        assert args.init_adapter == (str(previous) if previous else None)  # the first: its recipe's start (fresh)
         previous = tmp_path / run / "final"
     sft_500, sft_500d = _parse(planned[3][1]), _parse(planned[6][1])
     assert sft_500[0].words == "10,25,50,100,200,250,320,400,450,500" and sft_500[1].max_steps == 500
@@ -47,6 +47,43 @@ def test_the_curriculum_hands_each_adapter_to_the_next_step(tmp_path):
         "--stages",
         "1-6",
     ]
+
+
+def test_the_grpo_curriculum_is_make_train_stage_1_to_6_then_the_eval():
+    """Each step parses to what `make train-stage N` parses to (recipe stage-N.yaml into runs/stage-N), stage 1 with
+    no --init_adapter (so its format start runs) and stage N from runs/stage-(N-1)/final (train-stage's default)."""
+    chain = read_chain(CHAINS_DIR / "grpo-curriculum.yaml")
+    planned = step_commands(chain, REPO_ROOT / "runs", ["python"], None, [])
+    assert [run for run, _, _ in planned] == [f"stage-{n}" for n in range(1, 7)] + ["eval"]
+    for n, (run, command, _) in enumerate(planned[:-1], start=1):
+        assert command[1:4] == ["-m", "training.cli.train", "--config"]
+        run_args, grpo, _ = _parse(command)
+        make_run_args, make_grpo, _ = parse_run_arguments(["--config", f"training/recipes/stage-{n}.yaml"])
+        assert grpo.output_dir == str(REPO_ROOT / "runs" / run) and make_grpo.output_dir == f"runs/stage-{n}"
+        assert run_args.init_adapter == (None if n == 1 else str(REPO_ROOT / "runs" / f"stage-{n - 1}" / "final"))
+        same = {"init_adapter": None, "named": None}  # `named`: which settings the recipe and flags named
+        assert {**vars(run_args), **same} == {**vars(make_run_args), **same}
+        assert grpo.to_dict() == {**make_grpo.to_dict(), "output_dir": grpo.output_dir}
+    assert run_args.task == "stage-6" and planned[0][1].count("--init_adapter") == 0
+    assert _parse(planned[1][1])[0].supervised_help == "sft-stage-2-help"  # stage 2's help is its recipe's
+    assert planned[-1][1][2:] == ["training.cli.evaluate", "--adapter", str(REPO_ROOT / "runs/stage-6/final"),
+                                  "--stages", "1-6"]  # fmt: skip
+
+
+def test_make_grpo_curriculum_dry_run_and_a_chain_continued_on_another_machine(tmp_path):
+    """`make grpo-curriculum CHAIN_ARGS=--dry_run` prints the six stages and the eval; with runs/stage-1/final
+    carried over (as from another machine), stage 1 is skipped and stage 2 continues that adapter."""
+    command = ["make", "-s", "grpo-curriculum", f"CHAIN_ARGS=--dry_run --runs_dir {tmp_path}"]
+    proc = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for n in range(1, 7):
+        assert f"stage-{n}: grpo stage-{n}" in proc.stdout and f"--output_dir {tmp_path}/stage-{n}" in proc.stdout
+    assert "eval of" in proc.stdout and not (tmp_path / "stage-1").exists()  # a dry run trains nothing
+    (tmp_path / "stage-1" / "final").mkdir(parents=True)
+    (tmp_path / "stage-1" / "final" / "adapter_config.json").write_text("{}")
+    again = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert f"skip stage-1: {tmp_path}/stage-1/final exists" in again.stdout
+    assert f"--init_adapter {tmp_path}/stage-1/final" in again.stdout
 
 
 def test_a_stopped_chain_skips_finished_steps_and_resumes_a_grpo_step(tmp_path):
