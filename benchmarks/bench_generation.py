@@ -4,8 +4,9 @@ The policy as training sees it (the model in bf16 with a fresh LoRA adapter, r=3
 prompts of a curriculum stage repeated ``num_generations`` times, sampling at temperature 1 up to the
 stage's ``max_completion_length``. Paths: ``generate`` with the dynamic cache (TRL's default), with a
 static cache (transformers compiles the forward), with the adapter merged into the weights, and
-transformers' continuous batching (``generate_batch``, TRL's ``use_transformers_continuous_batching``).
-Writes a JSON and a markdown table.
+transformers' continuous batching (``generate_batch``, TRL's ``use_transformers_continuous_batching``), and the
+project's sampler (``GRAPH_METHODS``: ``training/trainer/graph_sampler.py``, compiled or not, under training's
+attention kernels, with its cuDNN attention option). Writes a JSON and a markdown table.
 """
 
 from __future__ import annotations
@@ -69,8 +70,8 @@ def measure(method: str, model, tokenizer, prompts, max_new_tokens: int, repeats
     )
     if method.startswith("static"):
         config.cache_implementation = "static"
-    if method in ("graph", "graph_compiled"):
-        return _measure_graph(model, tokenizer, prompts, max_new_tokens, repeats, compile=method == "graph_compiled")
+    if method.startswith("graph"):
+        return _measure_graph_method(method, model, tokenizer, prompts, max_new_tokens, repeats)
     run = _generate_batch if method == "continuous_batching" else _generate_padded
     eos = {tokenizer.eos_token_id}
     warm_up = config
@@ -99,13 +100,50 @@ def measure(method: str, model, tokenizer, prompts, max_new_tokens: int, repeats
     }
 
 
-def _measure_graph(policy, tokenizer, prompts, max_new_tokens: int, repeats: int, compile: bool = False) -> dict:
+GRAPH_METHODS = (
+    "graph",
+    "graph_compiled",
+    "graph_compiled_training_kernels",  # as training runs it: cuDNN attention off (training.trainer.attention_kernels)
+    "graph_compiled_training_kernels_cudnn",  # the same, with the sampler's cudnn_attention on
+)
+
+
+def _measure_graph_method(method: str, policy, tokenizer, prompts, max_new_tokens: int, repeats: int) -> dict:
+    """One of GRAPH_METHODS; the process's cuDNN attention setting is restored after it."""
+    import torch
+
+    if method not in GRAPH_METHODS:
+        raise ValueError(f"unknown method {method!r}: the graph sampler's are {', '.join(GRAPH_METHODS)}")
+    was = torch.backends.cuda.cudnn_sdp_enabled()
+    if "_training_kernels" in method:
+        from training.trainer.attention_kernels import use_safe_attention_kernels
+
+        use_safe_attention_kernels()
+    try:
+        result = _measure_graph(
+            policy,
+            tokenizer,
+            prompts,
+            max_new_tokens,
+            repeats,
+            compile="_compiled" in method,
+            cudnn_attention=method.endswith("_cudnn"),
+        )
+    finally:
+        torch.backends.cuda.enable_cudnn_sdp(was)
+    failed = result["method"].partition(" ")[2]  # e.g. "(compile failed: graph)"
+    return {**result, "method": f"{method} {failed}".strip()}
+
+
+def _measure_graph(
+    policy, tokenizer, prompts, max_new_tokens: int, repeats: int, compile: bool = False, cudnn_attention=False
+) -> dict:
     """training.trainer.graph_sampler: weight sync (adapter merge) included in the time, as in a GRPO step."""
     import torch
 
     from training.trainer.graph_sampler import GraphSampler, merged_copy, sync_weights
 
-    sampler = GraphSampler(merged_copy(policy), compile=compile)
+    sampler = GraphSampler(merged_copy(policy), compile=compile, cudnn_attention=cudnn_attention)
     eos = [tokenizer.eos_token_id]
 
     def run():

@@ -10,6 +10,7 @@ aware), which ``transformers`` passes through as they are. On CPU the same loop 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 import time
@@ -122,6 +123,10 @@ class GraphSampler:
     ``compile``: run the decode step through ``torch.compile`` (fused kernels) before capturing it; each new
     (batch, cache length) shape then compiles once. ``batch_bucket``: batches are padded up to a multiple of
     it, so the few batch sizes of a run (a step's prompts, dynamic-sampling rounds) share captured graphs.
+    ``cudnn_attention``: sample with PyTorch's cuDNN attention kernel allowed (first in priority) even where the
+    process turned it off (``training.trainer.attention_kernels``: its NaNs are in the backward, and sampling takes
+    no gradient); the process's kernel settings are restored after each call. Off by default: whether it speeds up
+    the decode at long caches is what ``benchmarks.bench_generation``'s ``*_cudnn`` methods measure.
     """
 
     def __init__(
@@ -131,8 +136,10 @@ class GraphSampler:
         compile: bool = False,
         batch_bucket: int = 1,
         min_width: int = 0,
+        cudnn_attention: bool = False,
     ):
         self.model = model
+        self.cudnn_attention = cudnn_attention
         self.device = next(model.parameters()).device
         self.dtype = next(model.parameters()).dtype
         self.use_cuda_graph = self.device.type == "cuda" if use_cuda_graph is None else use_cuda_graph
@@ -271,7 +278,20 @@ class GraphSampler:
         state.position.copy_(lengths.view(-1, 1))
         state.step.fill_(width)
 
-    @torch.no_grad()
+    def _attention_kernels(self):
+        """The context ``sample`` runs in: cuDNN attention allowed first when ``cudnn_attention``, else as it is."""
+        if not self.cudnn_attention:
+            return contextlib.nullcontext()
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+
+        order = [
+            SDPBackend.CUDNN_ATTENTION,
+            SDPBackend.FLASH_ATTENTION,
+            SDPBackend.EFFICIENT_ATTENTION,
+            SDPBackend.MATH,
+        ]
+        return sdpa_kernel(order, set_priority=True)
+
     def sample(
         self,
         prompts: list[list[int]],
@@ -285,6 +305,20 @@ class GraphSampler:
 
         ``on_token``: called after each token step (the prefill's first token included), e.g. a progress bar's tick.
         """
+        with self._attention_kernels():
+            return self._sample_rows(prompts, max_new_tokens, eos_token_ids, pad_token_id, temperature, on_token)
+
+    @torch.no_grad()
+    def _sample_rows(
+        self,
+        prompts: list[list[int]],
+        max_new_tokens: int,
+        eos_token_ids,
+        pad_token_id: int,
+        temperature: float = 1.0,
+        on_token: Callable[[], None] | None = None,
+    ) -> list[list[int]]:
+        """:meth:`sample`, inside its attention-kernel context."""
         greedy = temperature == 0
         n_prompts = len(prompts)
         batch = -(-n_prompts // self.batch_bucket) * self.batch_bucket

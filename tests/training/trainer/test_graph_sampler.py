@@ -1,5 +1,6 @@
 """The fast rollout sampler: greedy output equals transformers' generate, weights follow the adapter."""
 
+import pytest
 import torch
 
 from tests.conftest import run_cli
@@ -52,6 +53,35 @@ def test_greedy_sampling_with_left_padding_equals_generate(tiny_model_dir):
         )[0, len(prompt) :].tolist()
         assert completion == reference[: len(completion)]
         assert len(completion) == 12 or completion[-1] == tokenizer.eos_token_id
+
+
+def test_cudnn_attention_samples_the_same_and_gives_the_process_its_kernel_settings_back(tiny_model_dir):
+    """With cudnn_attention, sampling runs with cuDNN attention allowed even where training turned it off, and the
+    process's setting (off, as training.trainer.attention_kernels leaves it) is back after each call, an error
+    included. On CPU the kernels are the same, so the tokens are too."""
+    from training.trainer.attention_kernels import use_safe_attention_kernels
+    from training.trainer.graph_sampler import GraphSampler, merged_copy
+
+    policy, tokenizer = _policy(tiny_model_dir)
+    prompts, end = [list(range(100, 140)), list(range(300, 307))], [tokenizer.eos_token_id]
+    model = merged_copy(policy)
+    plain = GraphSampler(model).sample(prompts, 8, end, tokenizer.pad_token_id, temperature=0)
+    was = torch.backends.cuda.cudnn_sdp_enabled()
+    use_safe_attention_kernels()
+    try:
+        sampler = GraphSampler(model, cudnn_attention=True)
+        seen = []
+        tick = lambda: seen.append(torch.backends.cuda.cudnn_sdp_enabled())  # noqa: E731
+        assert sampler.sample(prompts, 8, end, tokenizer.pad_token_id, temperature=0, on_token=tick) == plain
+        assert seen and all(seen)  # on inside the call
+        assert not torch.backends.cuda.cudnn_sdp_enabled()  # off again after it
+        with pytest.raises(ValueError):
+            sampler.sample(prompts, 8, end, tokenizer.pad_token_id, temperature=0, on_token=lambda: int("x"))
+        assert not torch.backends.cuda.cudnn_sdp_enabled()
+        GraphSampler(model).sample(prompts, 8, end, tokenizer.pad_token_id, temperature=0, on_token=tick)
+        assert seen[-1] is False  # without the option, the process's setting holds during sampling
+    finally:
+        torch.backends.cuda.enable_cudnn_sdp(was)
 
 
 def test_sync_weights_merges_the_current_adapter(tiny_model_dir):

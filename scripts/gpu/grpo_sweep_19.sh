@@ -1,0 +1,49 @@
+# GPU batch 19 of issue 17 (written 2026-11-24, session 13, before it ran; for the next session's device minutes).
+# Session 13 found (results/grpo/batch-17, batch-18): the decode is 85-88% of a GRPO step at stage 3 (27 ms a token
+# step at a 940-token cache, against 9.4 ms at stage 1's 320), and the stable slips of stage 1 are made by GRPO's early
+# entropy collapse, not inherited from the format start. Lessons on the clock: the format start and an 8.5-minute run
+# do not fit one 600 s call, so they run in separate calls here; results are packed before any scoring.
+# Parts, in priority order (each one call; the setup.sh bundles first):
+#
+# PART=decode  the decode's speed by cache length, as training runs it (cuDNN attention off: the non-finite gradient
+#              fix) and with the sampler's new cudnn_attention option (on for sampling only), at stages 1-4, batch
+#              128, compiled CUDA graphs: benchmarks.bench_generation's graph_compiled_training_kernels[_cudnn]. ~6-8
+#              min (each stage and method compiles once, ~35-60 s). If cuDNN wins, wire it into training as a flag.
+# PART=start   the format start alone (~52 s + loading), so the next parts fit their calls.
+# PART=t13     item 1: s1c's recipe (stage-1.yaml, lr 3e-4, the average from step 120), 8 minutes alone, with
+#              --temperature 1.3. Why: entropy fell 1.2 -> 0.2 nats a token in 20 steps and the sure slips were
+#              made then (the format start had p 0.17 on the right token where the shipped adapter has 0.01). A
+#              hotter sampler keeps more of the right tokens in the groups. Control: batch 16's s1c (0.969 / 81.6%
+#              on validation). Scored on validation (average and last weights) in a call of its own (PART=t13-score).
+# PART=e       batch 17's PART=e (no resampling rounds), from PART=start's adapter; then PART=e-score.
+source scripts/gpu/setup.sh
+ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
+mkdir -p $LAB/results/scores
+stage1() {  # NAME FLAGS...: s1c's recipe from $LAB/runs/sft-start/final, 8 minutes alone
+  local name=$1; shift
+  mkdir -p $LAB/results/$name
+  python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
+    --init_adapter $LAB/runs/sft-start/final --max_steps 3000 --max_train_minutes 8 "$@" \
+    --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
+  cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
+}
+score_both() {  # NAME: the run's average and last weights on validation (256, stage 1), then both back in bf16
+  score $1-average $LAB/runs/$1/final validation 1 & score $1-raw $LAB/runs/$1/final-raw validation 1 & wait
+  for kind in final final-raw; do
+    mkdir -p $LAB/out/$1-$kind && cp $LAB/runs/$1/$kind/adapter_config.json $LAB/runs/$1/$kind/adapter_model.safetensors \
+      $LAB/out/$1-$kind/ && bf16 $LAB/out/$1-$kind
+  done
+  pack_out adapter-$1 out/$1-final out/$1-final-raw
+}
+case ${PART:?set PART=decode, start, t13, t13-score, e or e-score} in
+  decode)
+    python3 -m benchmarks.bench_generation --model $M --stages 1 2 3 4 --batches 128 --repeats 2 \
+      --methods graph_compiled_training_kernels graph_compiled_training_kernels_cudnn --out $LAB/results/decode \
+      > $LAB/results/decode.log 2>&1; tail -12 $LAB/results/decode.log ;;
+  start) format_start ;;
+  t13) stage1 t13 --temperature 1.3 ;;
+  t13-score) score_both t13 ;;
+  e) stage1 no-resample --dynamic_sampling_rounds 0 ;;
+  e-score) score_both no-resample ;;
+esac
+(cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)
