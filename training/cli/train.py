@@ -163,11 +163,12 @@ def prepare_hub_push(grpo_args, task_name: str) -> None:
 
 
 def stage_limits(run_args: RunArguments, task, output_dir: Path, average=None) -> list:
-    """The callbacks that end a run early: promotion at the validation bar, and the time budget.
+    """The callbacks that end a run early: promotion at the validation bar, the time budget, and a stop signal.
 
     With a weight ``average``, promotion scores the average: the adapter the run would ship at that step.
     """
     from training.callbacks.promotion import StagePromotion, TimeBudget
+    from training.callbacks.stop_on_signal import StopOnSignal
     from training.trainer.greedy_eval import evaluate_model
 
     def score(model, tokenizer, dtype, n_problems):
@@ -201,6 +202,7 @@ def stage_limits(run_args: RunArguments, task, output_dir: Path, average=None) -
         )
     if run_args.max_train_minutes is not None:
         limits.append(TimeBudget(run_args.max_train_minutes, report=report))
+    limits.append(StopOnSignal(report=report))  # SIGTERM / Ctrl-C: the step ends, then final/ and the results
     return limits
 
 

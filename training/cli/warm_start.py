@@ -136,6 +136,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
 
     from training.callbacks.nonfinite_guard import SkipNonFiniteGradients
     from training.callbacks.run_metrics import MetricsFile, read_metrics
+    from training.callbacks.stop_on_signal import StopOnSignal
     from training.core.reporting import report
     from training.core.run_lock import hold_run_lock
     from training.core.runs import adapter_folder, device_name, load_policy
@@ -174,7 +175,12 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         report(f"tokenizing {size} rows in {sft_args.dataset_num_proc} processes (--dataset_num_proc)")
     model, tokenizer, peft_config = load_policy(model_args, init_adapter, sft_args.bf16)
     nonfinite = SkipNonFiniteGradients(report=report)
-    callbacks = [MetricsFile(output_dir / "metrics.jsonl", report=report, step_key="loss"), nonfinite]
+    resume_hint = f"--init_adapter {output_dir}/final continues the adapter"
+    callbacks = [
+        MetricsFile(output_dir / "metrics.jsonl", report=report, step_key="loss"),
+        nonfinite,
+        StopOnSignal(report=report, resume_hint=resume_hint),  # SIGTERM / Ctrl-C: final/ and the results still
+    ]
     if args.max_train_minutes:
         from training.callbacks.promotion import TimeBudget
 
@@ -182,7 +188,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
             TimeBudget(
                 args.max_train_minutes,
                 report=report,
-                resume_hint=f"--init_adapter {output_dir}/final continues the adapter",
+                resume_hint=resume_hint,
             )
         )
     trainer = SFTTrainer(
