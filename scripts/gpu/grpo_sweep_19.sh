@@ -2,7 +2,8 @@
 # Session 13 found (results/grpo/batch-17, batch-18): the decode is 85-88% of a GRPO step at stage 3 (27 ms a token
 # step at a 940-token cache, against 9.4 ms at stage 1's 320), and the stable slips of stage 1 are made by GRPO's early
 # entropy collapse, not inherited from the format start. Lessons on the clock: the format start and an 8.5-minute run
-# do not fit one 600 s call, so they run in separate calls here; results are packed before any scoring.
+# do not fit one 600 s call, so they run in separate calls here; results are packed before any scoring. (Since
+# session 13 a `timeout` (SIGTERM) ends a run after its step with final/ and its results written: StopOnSignal.)
 # Parts, in priority order (each one call; the setup.sh bundles first):
 #
 # PART=decode  the decode's speed by cache length, as training runs it (cuDNN attention off: the non-finite gradient
