@@ -10,6 +10,9 @@
 #              fix) and with the sampler's new cudnn_attention option (on for sampling only), at stages 1-4, batch
 #              128, compiled CUDA graphs: benchmarks.bench_generation's graph_compiled_training_kernels[_cudnn]. ~6-8
 #              min (each stage and method compiles once, ~35-60 s). If cuDNN wins, wire it into training as a flag.
+# PART=s3-ab   whole GRPO steps at stage 3 (the recipe, gradient checkpointing), from adapters/shipped, 2.5 minutes
+#              each, one after the other alone: as committed, then with --fast_generation_cudnn_attention true.
+#              Step time and its generation share from metrics.jsonl; nothing scored. (~7.5 min)
 # PART=start   the format start alone (~52 s + loading), so the next parts fit their calls.
 # PART=t13     item 1: s1c's recipe (stage-1.yaml, lr 3e-4, the average from step 120), 8 minutes alone, with
 #              --temperature 1.3. Why: entropy fell 1.2 -> 0.2 nats a token in 20 steps and the sure slips were
@@ -36,11 +39,25 @@ score_both() {  # NAME: the run's average and last weights on validation (256, s
   done
   pack_out adapter-$1 out/$1-final out/$1-final-raw
 }
-case ${PART:?set PART=decode, start, t13, t13-score, e or e-score} in
+case ${PART:?set PART=decode, s3-ab, start, t13, t13-score, e or e-score} in
   decode)
     python3 -m benchmarks.bench_generation --model $M --stages 1 2 3 4 --batches 128 --repeats 2 \
       --methods graph_compiled_training_kernels graph_compiled_training_kernels_cudnn --out $LAB/results/decode \
       > $LAB/results/decode.log 2>&1; tail -12 $LAB/results/decode.log ;;
+  s3-ab)
+    for arm in plain:false cudnn:true; do
+      name=s3-${arm%%:*}; mkdir -p $LAB/results/$name
+      python3 -m training.cli.train --config training/recipes/stage-3.yaml --model $M --report_to none \
+        --init_adapter $PWD/adapters/shipped --max_train_minutes 2.5 --max_steps 3000 \
+        --fast_generation_cudnn_attention ${arm##*:} \
+        --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
+      python3 - $LAB/results/$name/metrics.jsonl <<'PY'
+import json, statistics, sys
+rows = [json.loads(line) for line in open(sys.argv[1])][1:]  # the first step compiles
+print(sys.argv[1], len(rows) + 1, "steps; median s a step", round(statistics.median(r["step_time"] for r in rows), 2),
+      "of it generation", round(statistics.median(r["time/generation"] for r in rows), 2))
+PY
+    done ;;
   start) format_start ;;
   t13) stage1 t13 --temperature 1.3 ;;
   t13-score) score_both t13 ;;

@@ -1,5 +1,7 @@
 """The fast rollout sampler: greedy output equals transformers' generate, weights follow the adapter."""
 
+import json
+
 import pytest
 import torch
 
@@ -132,6 +134,19 @@ def test_fast_generation_falls_back_to_trls_generate_where_it_does_not_apply(tin
         str(tmp_path / "results"),
     )
     assert proc.returncode == 0 and "fast generation is off (not supported with top_k)" in proc.stderr
+
+
+def test_a_run_can_sample_with_cudnn_attention_allowed(tiny_model_dir, tmp_path):
+    """--fast_generation_cudnn_attention reaches the trainer's sampler (its kernel context: the test above)."""
+    proc = run_cli(
+        "-m", "training.cli.train", *STAGE_1, *TINY_GRPO, "--max_steps", "1", "--fast_generation", "true",
+        "--fast_generation_cudnn_attention", "true",
+        "--output_dir", str(tmp_path / "run"), "--results_dir", str(tmp_path / "results"),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "fast generation samples with cuDNN attention allowed" in proc.stderr
+    summary = json.loads((tmp_path / "results" / "summary.json").read_text())
+    assert summary["recipe"]["fast_generation_cudnn_attention"] is True
 
 
 def test_merged_copy_of_a_checkpointing_policy_turns_checkpointing_off_without_a_deprecation(tiny_model_dir, recwarn):
