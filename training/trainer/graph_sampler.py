@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -115,6 +116,17 @@ class _Decode:
     inv_temperature: torch.Tensor  # ()
     graph: object = None
     graph_greedy: bool | None = None  # whether the captured graph takes the argmax (temperature 0) or samples
+
+
+def _within_attention_kernels(method):
+    """Run a GraphSampler method inside the sampler's attention-kernel context (``cudnn_attention``)."""
+
+    @functools.wraps(method)
+    def within(self, *args, **kwargs):
+        with self._attention_kernels():
+            return method(self, *args, **kwargs)
+
+    return within
 
 
 class GraphSampler:
@@ -292,6 +304,8 @@ class GraphSampler:
         ]
         return sdpa_kernel(order, set_priority=True)
 
+    @_within_attention_kernels
+    @torch.no_grad()
     def sample(
         self,
         prompts: list[list[int]],
@@ -305,20 +319,6 @@ class GraphSampler:
 
         ``on_token``: called after each token step (the prefill's first token included), e.g. a progress bar's tick.
         """
-        with self._attention_kernels():
-            return self._sample_rows(prompts, max_new_tokens, eos_token_ids, pad_token_id, temperature, on_token)
-
-    @torch.no_grad()
-    def _sample_rows(
-        self,
-        prompts: list[list[int]],
-        max_new_tokens: int,
-        eos_token_ids,
-        pad_token_id: int,
-        temperature: float = 1.0,
-        on_token: Callable[[], None] | None = None,
-    ) -> list[list[int]]:
-        """:meth:`sample`, inside its attention-kernel context."""
         greedy = temperature == 0
         n_prompts = len(prompts)
         batch = -(-n_prompts // self.batch_bucket) * self.batch_bucket
