@@ -18,7 +18,7 @@ import threading
 
 from transformers import TrainerCallback
 
-SIGNALS = (signal.SIGTERM, signal.SIGINT)
+from training.core.stop_signals import SIGNALS
 
 
 class StopOnSignal(TrainerCallback):

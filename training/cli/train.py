@@ -31,6 +31,7 @@ from training.core.quiet_warnings import silence_library_deprecations
 from training.core.reporting import report
 from training.core.run_flags import completion_length_source, settle_grpo_flags
 from training.core.runs import adapter_folder, device_name, load_policy
+from training.core.stop_signals import StopRequested
 from training.core.trl_version import check_trl_version
 
 logger = logging.getLogger("training.cli.train")
@@ -445,6 +446,9 @@ def main(argv: list[str] | None = None) -> int:
     except (RecipeError, FetchError, ModelUnavailable, HubError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_SETUP_ERROR
+    except StopRequested as exc:  # a stop signal during the format start or supervised help: no GRPO, said so
+        print(str(exc), file=sys.stderr)
+        return 128 + exc.signum
 
 
 if __name__ == "__main__":

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
+import signal
 import sys
 import time
 from pathlib import Path
 
 from training.core.arguments import RECIPES_DIR, RecipeError, read_recipe
 from training.core.reporting import report
+from training.core.stop_signals import StopRequested, run_child_until_stopped
 
 FOLDER = "format-start"
 HELP_FOLDER = "supervised-help"
@@ -91,7 +92,13 @@ def _run_supervised(recipe: Path, model: str, folder: Path, report_to: str, star
         command = [sys.executable, "-m", "training.cli.warm_start", "--config", str(recipe), "--model", model]
         command += ["--output_dir", str(folder), "--results_dir", str(folder / "results"), "--report_to", report_to]
         command += ["--init_adapter", str(start)] if start else []
-        code = subprocess.run(command).returncode
+        code, stopped_by = run_child_until_stopped(command)
+        if stopped_by is not None and code == 0 and (final / "adapter_config.json").is_file():
+            raise StopRequested(
+                stopped_by,
+                f"stopped during the {label} ({signal.Signals(stopped_by).name}): its adapter is in {final}/, and "
+                "GRPO did not start; the same command again reuses it and goes on",
+            )
         if code != 0 or not (final / "adapter_config.json").is_file():
             raise RecipeError(f"the {label} failed (exit code {code}): its output is above")
         report(f"{label} done in {time.time() - started:.0f} s: GRPO starts from {final}/")

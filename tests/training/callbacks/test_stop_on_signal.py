@@ -87,3 +87,37 @@ def test_a_run_stopped_by_sigterm_writes_its_final_adapter_and_results(run, tmp_
         assert summary["signal_stopped_at"] == summary["global_step"]
     assert (out / "final" / "adapter_model.safetensors").is_file() and (results / "metrics.jsonl").is_file()
     assert (out / f"checkpoint-{summary['global_step']}").is_dir()  # saved at the stop: RESUME=1 continues from it
+
+
+def test_a_sigterm_during_the_format_start_stops_the_run_before_grpo(tmp_path):
+    """`timeout` signals the GRPO run's process only: the run passes it to its format start (a child process), which
+    ends after its step and writes its adapter; the run then stops, saying so, instead of starting GRPO."""
+    from training.core.arguments import RECIPES_DIR
+
+    recipe = tmp_path / "long-format-start.yaml"
+    recipe.write_text(
+        f"base: {RECIPES_DIR / 'sft-format-start.yaml'}\n"
+        "max_steps: 500\nper_device_train_batch_size: 2\nlogging_steps: 1\ndataset_num_proc: 1\n"
+    )
+    fresh = [a for a in TINY_RUN if a not in ("--init_adapter", "base")]  # the recipe's default: its format start
+    out = tmp_path / "run"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "training.cli.train", *fresh, "--format_start", str(recipe), "--max_steps", "2"]
+        + ["--output_dir", str(out), "--results_dir", str(tmp_path / "results")],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    metrics, deadline = out / "format-start" / "metrics.jsonl", time.time() + 300
+    while not (metrics.is_file() and metrics.read_text().strip()):
+        assert proc.poll() is None and time.time() < deadline, "the format start ended or stalled before a step"
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=300)
+    assert proc.returncode == 128 + signal.SIGTERM, stderr[-3000:]
+    assert "stopped during the format start (SIGTERM)" in stderr and "GRPO did not start" in stderr
+    assert "SIGTERM received: finishing this step" in stdout  # the child's own report
+    assert (out / "format-start" / "final" / "adapter_config.json").is_file()
+    assert json.loads((out / "format-start" / "results" / "summary.json").read_text())["global_step"] < 500
+    assert not (out / "final").exists()  # no GRPO
