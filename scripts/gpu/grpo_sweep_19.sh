@@ -7,7 +7,7 @@
 # Parts, in priority order (each one call; the setup.sh bundles first):
 #
 # PART=decode  the decode's speed by cache length, as training runs it (cuDNN attention off: the non-finite gradient
-#              fix) and with the sampler's new cudnn_attention option (on for sampling only), at stages 1-4, batch
+#              fix) and with the sampler's new cudnn_attention option (on for sampling only), at stages 1, 3, 4, batch
 #              128, compiled CUDA graphs: benchmarks.bench_generation's graph_compiled_training_kernels[_cudnn]. ~6-8
 #              min (each stage and method compiles once, ~35-60 s). If cuDNN wins, wire it into training as a flag.
 # PART=s3-ab   whole GRPO steps at stage 3 (the recipe, gradient checkpointing), from adapters/shipped, 2.5 minutes
@@ -41,7 +41,7 @@ score_both() {  # NAME: the run's average and last weights on validation (256, s
 }
 case ${PART:?set PART=decode, s3-ab, start, t13, t13-score, e or e-score} in
   decode)
-    python3 -m benchmarks.bench_generation --model $M --stages 1 2 3 4 --batches 128 --repeats 2 \
+    python3 -m benchmarks.bench_generation --model $M --stages 1 3 4 --batches 128 --repeats 2 \
       --methods graph_compiled_training_kernels graph_compiled_training_kernels_cudnn --out $LAB/results/decode \
       > $LAB/results/decode.log 2>&1; tail -12 $LAB/results/decode.log ;;
   s3-ab)
