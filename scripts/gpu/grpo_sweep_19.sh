@@ -13,6 +13,11 @@
 # PART=s3-ab   whole GRPO steps at stage 3 (the recipe, gradient checkpointing), from adapters/shipped, 2.5 minutes
 #              each, one after the other alone: as committed, then with --fast_generation_cudnn_attention true.
 #              Step time and its generation share from metrics.jsonl; nothing scored. (~7.5 min)
+# PART=ws      is 25 words harder on today's corpus? Batch 17's SFT arm reached 0.752 at 25 words in 5.8 min from the
+#              shipped (GRPO-sharpened) stage-1 adapter; `make warm-start` (every length 4-500, 7 min, fresh adapter)
+#              reached 0.980 at 25 words on the two-register corpus (README table). This part runs `make
+#              warm-start`'s recipe on today's six-register corpus, then ws-score scores it on validation at
+#              stages 1-2 (256). Alone. (~8.5 min, then ~1 min)
 # PART=start   the format start alone (~52 s + loading), so the next parts fit their calls.
 # PART=t13     item 1: s1c's recipe (stage-1.yaml, lr 3e-4, the average from step 120), 8 minutes alone, with
 #              --temperature 1.3. Why: entropy fell 1.2 -> 0.2 nats a token in 20 steps and the sure slips were
@@ -39,7 +44,7 @@ score_both() {  # NAME: the run's average and last weights on validation (256, s
   done
   pack_out adapter-$1 out/$1-final out/$1-final-raw
 }
-case ${PART:?set PART=decode, s3-ab, start, t13, t13-score, e or e-score} in
+case ${PART:?set PART=decode, s3-ab, ws, ws-score, start, t13, t13-score, e or e-score} in
   decode)
     python3 -m benchmarks.bench_generation --model $M --stages 1 3 4 --batches 128 --repeats 2 \
       --methods graph_compiled_training_kernels graph_compiled_training_kernels_cudnn --out $LAB/results/decode \
@@ -58,6 +63,11 @@ print(sys.argv[1], len(rows) + 1, "steps; median s a step", round(statistics.med
       "of it generation", round(statistics.median(r["time/generation"] for r in rows), 2))
 PY
     done ;;
+  ws)
+    mkdir -p $LAB/results/ws
+    python3 -m training.cli.warm_start --config training/recipes/sft-every-length.yaml --model $M --report_to none \
+      --output_dir $LAB/runs/ws --results_dir $LAB/results/ws > $LAB/results/ws/train.log 2>&1 ;;
+  ws-score) score ws $LAB/runs/ws/final validation 1-2 ;;
   start) format_start ;;
   t13) stage1 t13 --temperature 1.3 ;;
   t13-score) score_both t13 ;;
