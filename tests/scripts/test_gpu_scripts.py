@@ -1,0 +1,89 @@
+"""The GPU scripts are sent to a lent machine whose minutes are scarce: each parses as bash, and the training
+commands of the newest sweep (the one that runs next) parse with the project's own argument parsers, so that a
+mistyped flag or a renamed recipe fails here and not in a device call."""
+
+import re
+import shlex
+import subprocess
+
+import pytest
+
+from tests.conftest import REPO_ROOT
+
+GPU_SCRIPTS = sorted((REPO_ROOT / "scripts" / "gpu").glob("*.sh"))
+SWEEPS = sorted((REPO_ROOT / "scripts" / "gpu").glob("grpo_sweep_*.sh"), key=lambda p: int(p.stem.rsplit("_", 1)[1]))
+ENTRY_POINTS = ("training.cli.train", "training.cli.warm_start")
+TOOL_FLAGS = {"--exclude", "--query-gpu", "--format"}  # of tar and nvidia-smi, which the scripts also call
+
+
+def training_commands(script_text: str) -> list[tuple[str, list[str]]]:
+    """(module, argv) of each `python3 -m training.cli.train|warm_start ...` command, its shell variables replaced
+    by placeholders (``${...}`` by ``true``, ``$NAME`` by ``x``) and its redirections dropped."""
+    text = script_text.replace("\\\n", " ")
+    commands = []
+    for line in text.splitlines():
+        for module in ENTRY_POINTS:
+            start = line.find(f"python3 -m {module} ")
+            if start < 0:
+                continue
+            command = line[start:].split(">", 1)[0]  # up to a redirection of its output
+            command = command.replace('"$@"', "")
+            command = re.sub(r"\$\{[^}]*\}", "true", command)
+            command = re.sub(r"\$[A-Za-z_][A-Za-z_0-9]*", "x", command)
+            argv = shlex.split(command)[3:]
+            commands.append((module, argv))
+    return commands
+
+
+@pytest.mark.parametrize("script", GPU_SCRIPTS, ids=lambda p: p.name)
+def test_each_gpu_script_parses_as_bash(script):
+    proc = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_the_newest_sweeps_training_commands_parse(monkeypatch):
+    from training.cli.warm_start import parse_warm_start_arguments
+    from training.core.arguments import parse_run_arguments
+
+    monkeypatch.chdir(REPO_ROOT)  # recipes are named from the repository root, as the scripts run
+    newest = SWEEPS[-1]
+    commands = training_commands(newest.read_text())
+    assert commands, f"{newest.name} has no training command"
+    for module, argv in commands:
+        parse = parse_run_arguments if module == "training.cli.train" else parse_warm_start_arguments
+        parse(argv)  # a RecipeError or argparse's SystemExit names the bad flag
+
+
+def test_a_mistyped_flag_is_caught():
+    from training.core.arguments import parse_run_arguments
+
+    text = "python3 -m training.cli.train --config training/recipes/stage-1.yaml --temprature 1.3 > $LAB/log 2>&1\n"
+    ((module, argv),) = training_commands(text)
+    assert module == "training.cli.train" and argv[-2:] == ["--temprature", "1.3"]
+    with pytest.raises((SystemExit, Exception)):
+        parse_run_arguments(argv)
+
+
+def test_every_flag_of_the_newest_sweep_is_one_its_commands_know():
+    """Flags given through shell functions (``stage1 t13 --temperature 1.3``) are not in the commands the test above
+    parses; here every --flag written in the script must be known to one of the entry points it calls."""
+    import sys
+    from dataclasses import fields
+
+    from trl import GRPOConfig, ModelConfig, SFTConfig
+
+    from training.cli.warm_start import WarmStartArguments
+    from training.core.arguments import RunArguments
+
+    known = {f"--{f.name}" for cls in (RunArguments, GRPOConfig, ModelConfig, WarmStartArguments, SFTConfig) for f in
+             fields(cls)} | {"--config"} | TOOL_FLAGS  # fmt: skip
+    text = SWEEPS[-1].read_text()
+    for module in ("training.cli.evaluate", "benchmarks.bench_generation"):
+        if module in text:
+            proc = subprocess.run(
+                [sys.executable, "-m", module, "--help"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120
+            )
+            known |= set(re.findall(r"--[a-z][a-z0-9_]*", proc.stdout))
+    code = "\n".join(line.split("#", 1)[0] for line in text.splitlines())  # comments may name flags in prose
+    unknown = sorted(set(re.findall(r"(?<![\w-])--[a-z][a-z0-9_]*", code)) - known)
+    assert not unknown, f"{SWEEPS[-1].name} uses flags no entry point knows: {unknown}"
