@@ -120,30 +120,20 @@ def _measure_graph_method(method: str, policy, tokenizer, prompts, max_new_token
 
         use_safe_attention_kernels()
     try:
-        result = _measure_graph(
-            policy,
-            tokenizer,
-            prompts,
-            max_new_tokens,
-            repeats,
-            compile="_compiled" in method,
-            cudnn_attention=method.endswith("_cudnn"),
-        )
+        return _measure_graph(method, policy, tokenizer, prompts, max_new_tokens, repeats)
     finally:
         torch.backends.cuda.enable_cudnn_sdp(was)
-    failed = result["method"].partition(" ")[2]  # e.g. "(compile failed: graph)"
-    return {**result, "method": f"{method} {failed}".strip()}
 
 
-def _measure_graph(
-    policy, tokenizer, prompts, max_new_tokens: int, repeats: int, compile: bool = False, cudnn_attention=False
-) -> dict:
-    """training.trainer.graph_sampler: weight sync (adapter merge) included in the time, as in a GRPO step."""
+def _measure_graph(method: str, policy, tokenizer, prompts, max_new_tokens: int, repeats: int) -> dict:
+    """training.trainer.graph_sampler as ``method`` names it (compiled: ``_compiled``; cuDNN attention for sampling:
+    ``_cudnn``): weight sync (adapter merge) included in the time, as in a GRPO step."""
     import torch
 
     from training.trainer.graph_sampler import GraphSampler, merged_copy, sync_weights
 
-    sampler = GraphSampler(merged_copy(policy), compile=compile, cudnn_attention=cudnn_attention)
+    compile = "_compiled" in method
+    sampler = GraphSampler(merged_copy(policy), compile=compile, cudnn_attention=method.endswith("_cudnn"))
     eos = [tokenizer.eos_token_id]
 
     def run():
@@ -162,9 +152,8 @@ def _measure_graph(
         seconds += time.perf_counter() - start
         tokens += sum(map(len, completions))
         longest = max(longest, max(map(len, completions)))
-    method = "graph_compiled" if compile else "graph"
     if compile and not sampler.compile:
-        method = "graph_compiled (compile failed: graph)"
+        method += " (compile failed: graph)"
     if not sampler.use_cuda_graph:
         method += " (capture failed: eager)"
     return {
