@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
 
 from transformers import TrainerCallback
 
-from training.core.stop_signals import SIGNALS
+from training.core.stop_signals import SIGNALS, give_back, take_over
 
 
 class StopOnSignal(TrainerCallback):
@@ -48,17 +47,13 @@ class StopOnSignal(TrainerCallback):
 
     def install(self) -> bool:
         """Take over the signals (main thread only); False where it cannot."""
-        if threading.current_thread() is not threading.main_thread():
-            return False
-        for signum in self.signals:
-            self._previous[signum] = signal.signal(signum, self._handle)
-        return True
+        self._previous = take_over(self._handle, self.signals)
+        return bool(self._previous)
 
     def restore(self) -> None:
         """The signals' handlers as they were before :meth:`install`."""
-        for signum, handler in self._previous.items():
-            signal.signal(signum, handler)
-        self._previous.clear()
+        give_back(self._previous)
+        self._previous = {}
 
     def on_train_begin(self, args, state, control, **kwargs):
         if getattr(args, "world_size", 1) == 1:

@@ -14,6 +14,20 @@ import threading
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
+def take_over(handler, signals=SIGNALS) -> dict:
+    """Point ``signals`` at ``handler``; the handlers they had, for :func:`give_back`. Python handles signals in the
+    main thread only, so elsewhere nothing changes and the result is empty."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {signum: signal.signal(signum, handler) for signum in signals}
+
+
+def give_back(previous: dict) -> None:
+    """The handlers :func:`take_over` replaced, back in place."""
+    for signum, handler in previous.items():
+        signal.signal(signum, handler)
+
+
 class StopRequested(Exception):
     """A stop signal arrived while a run's child process (its format start or supervised help) was training: the
     child finished its step and wrote its adapter, and the run does not go on to GRPO. ``signum``: the signal."""
@@ -38,12 +52,9 @@ def run_child_until_stopped(command: list[str]) -> tuple[int, int | None]:
         if signum == signal.SIGTERM:
             child.send_signal(signum)
 
-    previous = {}
-    if threading.current_thread() is threading.main_thread():
-        previous = {signum: signal.signal(signum, handle) for signum in SIGNALS}
+    previous = take_over(handle)
     try:
         code = child.wait()
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        give_back(previous)
     return code, (received[0] if received else None)
