@@ -24,7 +24,14 @@
 #              made then (the format start had p 0.17 on the right token where the shipped adapter has 0.01). A
 #              hotter sampler keeps more of the right tokens in the groups. Control: batch 16's s1c (0.969 / 81.6%
 #              on validation). Scored on validation (average and last weights) in a call of its own (PART=t13-score).
+# PART=ent     item 1, the same question by another lever (added session 14, before it ran): TRL's adaptive entropy
+#              bonus (Skywork-OR1), --use_adaptive_entropy with target 0.3 nats a token, the coefficient at least 0.02,
+#              by 0.005 a step up to 0.1, applied only while entropy is at or below the target. s1c's entropy was
+#              0.21 at step 20 and 0.10-0.15 through its learning phase. Same clock and start as t13; ent-score.
+#              (t13 and ent bring their adapters back in bf16 in their own call; the scoring call may be lost.)
 # PART=e       batch 17's PART=e (no resampling rounds), from PART=start's adapter; then PART=e-score.
+# Session 14's order: machine 1 = bundles, start (in the last bundle's call), t13, ent, t13-score + ent-score;
+# machine 2 = bundles, decode, s3-ab (only if decode shows cuDNN ahead), ws, ws-score.
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 mkdir -p $LAB/results/scores
@@ -35,16 +42,16 @@ stage1() {  # NAME FLAGS...: s1c's recipe from $LAB/runs/sft-start/final, 8 minu
     --init_adapter $LAB/runs/sft-start/final --max_steps 3000 --max_train_minutes 8 "$@" \
     --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
   cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
-}
-score_both() {  # NAME: the run's average and last weights on validation (256, stage 1), then both back in bf16
-  score $1-average $LAB/runs/$1/final validation 1 & score $1-raw $LAB/runs/$1/final-raw validation 1 & wait
-  for kind in final final-raw; do
-    mkdir -p $LAB/out/$1-$kind && cp $LAB/runs/$1/$kind/adapter_config.json $LAB/runs/$1/$kind/adapter_model.safetensors \
-      $LAB/out/$1-$kind/ && bf16 $LAB/out/$1-$kind
+  for kind in final final-raw; do  # both weights back in bf16 now: a later scoring call may not get a machine
+    mkdir -p $LAB/out/$name-$kind && cp $LAB/runs/$name/$kind/adapter_config.json \
+      $LAB/runs/$name/$kind/adapter_model.safetensors $LAB/out/$name-$kind/ && bf16 $LAB/out/$name-$kind
   done
-  pack_out adapter-$1 out/$1-final out/$1-final-raw
+  pack_out adapter-$name out/$name-final out/$name-final-raw
 }
-case ${PART:?set PART=decode, s3-ab, ws, ws-score, start, t13, t13-score, e or e-score} in
+score_both() {  # NAME: the run's average and last weights on validation (256, stage 1)
+  score $1-average $LAB/runs/$1/final validation 1 & score $1-raw $LAB/runs/$1/final-raw validation 1 & wait
+}
+case ${PART:?set PART=decode, s3-ab, ws, ws-score, start, t13, t13-score, ent, ent-score, t13-ent-score, e or e-score} in
   decode)
     python3 -m benchmarks.bench_generation --model $M --stages 1 3 4 --batches 128 --repeats 2 \
       --methods graph_compiled_training_kernels graph_compiled_training_kernels_cudnn --out $LAB/results/decode \
@@ -71,6 +78,10 @@ PY
   start) format_start ;;
   t13) stage1 t13 --temperature 1.3 ;;
   t13-score) score_both t13 ;;
+  ent) stage1 ent --use_adaptive_entropy true --entropy_coef 0.02 --entropy_target 0.3 --entropy_coef_delta 0.005 --entropy_coef_min 0.02 \
+    --entropy_coef_max 0.1 ;;
+  ent-score) score_both ent ;;
+  t13-ent-score) score_both t13 & score_both ent & wait ;;
   e) stage1 no-resample --dynamic_sampling_rounds 0 ;;
   e-score) score_both no-resample ;;
 esac
