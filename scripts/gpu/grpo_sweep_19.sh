@@ -30,6 +30,11 @@
 #              0.21 at step 20 and 0.10-0.15 through its learning phase. Same clock and start as t13; ent-score.
 #              (t13 and ent bring their adapters back in bf16 in their own call; the scoring call may be lost.)
 # PART=e       batch 17's PART=e (no resampling rounds), from PART=start's adapter; then PART=e-score.
+# PART=e-ent   (added session 14 after machine 1, before it ran) ent's recipe without resampling rounds. Machine 1:
+#              ent 0.974 / 84.8% (average) on validation, t13 0.966 / 82.0%, against s1c's 0.969 / 81.6%; both runs
+#              still rising when the clock stopped them, and their last 60 steps took 2.3 s each, 1.8 s of it
+#              generation with 6.6 groups resampled a step, against 1.1 s before step 100. Without resampling the
+#              same 8 minutes buy ~30% more steps but fewer informative groups a step. Then e-ent-score.
 # Session 14's order: machine 1 = bundles, start (in the last bundle's call), t13, ent, t13-score + ent-score;
 # machine 2 = bundles, decode, s3-ab (only if decode shows cuDNN ahead), ws, ws-score.
 source scripts/gpu/setup.sh
@@ -51,7 +56,9 @@ stage1() {  # NAME FLAGS...: s1c's recipe from $LAB/runs/sft-start/final, 8 minu
 score_both() {  # NAME: the run's average and last weights on validation (256, stage 1)
   score $1-average $LAB/runs/$1/final validation 1 & score $1-raw $LAB/runs/$1/final-raw validation 1 & wait
 }
-case ${PART:?set PART=decode, s3-ab, ws, ws-score, start, t13, t13-score, ent, ent-score, t13-ent-score, e or e-score} in
+ENT="--use_adaptive_entropy true --entropy_coef 0.02 --entropy_target 0.3 --entropy_coef_delta 0.005
+  --entropy_coef_min 0.02 --entropy_coef_max 0.1"  # PART=ent's bonus
+case ${PART:?set PART=decode, s3-ab, ws, ws-score, start, t13, t13-score, ent, ent-score, t13-ent-score, e, e-score, e-ent or e-ent-score} in
   decode)
     python3 -m benchmarks.bench_generation --model $M --stages 1 3 4 --batches 128 --repeats 2 \
       --methods graph_compiled_training_kernels graph_compiled_training_kernels_cudnn --out $LAB/results/decode \
@@ -78,11 +85,12 @@ PY
   start) format_start ;;
   t13) stage1 t13 --temperature 1.3 ;;
   t13-score) score_both t13 ;;
-  ent) stage1 ent --use_adaptive_entropy true --entropy_coef 0.02 --entropy_target 0.3 --entropy_coef_delta 0.005 --entropy_coef_min 0.02 \
-    --entropy_coef_max 0.1 ;;
+  ent) stage1 ent $ENT ;;
   ent-score) score_both ent ;;
   t13-ent-score) score_both t13 & score_both ent & wait ;;
   e) stage1 no-resample --dynamic_sampling_rounds 0 ;;
+  e-ent) stage1 e-ent --dynamic_sampling_rounds 0 $ENT ;;
+  e-ent-score) score_both e-ent ;;
   e-score) score_both no-resample ;;
 esac
 (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)
