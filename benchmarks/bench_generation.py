@@ -6,7 +6,7 @@ stage's ``max_completion_length``. Paths: ``generate`` with the dynamic cache (T
 static cache (transformers compiles the forward), with the adapter merged into the weights, and
 transformers' continuous batching (``generate_batch``, TRL's ``use_transformers_continuous_batching``), and the
 project's sampler (``GRAPH_METHODS``: ``training/trainer/graph_sampler.py``, compiled or not, under training's
-attention kernels, with its cuDNN attention option). Writes a JSON and a markdown table.
+attention kernels, with its cuDNN attention option or its packed decode attention). Writes a JSON and a markdown table.
 """
 
 from __future__ import annotations
@@ -105,6 +105,7 @@ GRAPH_METHODS = (
     "graph_compiled",
     "graph_compiled_training_kernels",  # as training runs it: cuDNN attention off (training.trainer.attention_kernels)
     "graph_compiled_training_kernels_cudnn",  # the same, with the sampler's cudnn_attention on
+    "graph_compiled_training_kernels_packed",  # the same, a decode step's query heads packed per K/V head
 )
 
 
@@ -127,13 +128,17 @@ def _measure_graph_method(method: str, policy, tokenizer, prompts, max_new_token
 
 def _measure_graph(method: str, policy, tokenizer, prompts, max_new_tokens: int, repeats: int) -> dict:
     """training.trainer.graph_sampler as ``method`` names it (compiled: ``_compiled``; cuDNN attention for sampling:
-    ``_cudnn``): weight sync (adapter merge) included in the time, as in a GRPO step."""
+    ``_cudnn``; the packed decode attention: ``_packed``): weight sync (adapter merge) included in the time, as in a
+    GRPO step."""
     import torch
 
-    from training.trainer.graph_sampler import GraphSampler, merged_copy, sync_weights
+    from training.trainer.graph_sampler import GraphSampler, merged_copy, sync_weights, use_packed_attention
 
     compile = "_compiled" in method
-    sampler = GraphSampler(merged_copy(policy), compile=compile, cudnn_attention=method.endswith("_cudnn"))
+    model = merged_copy(policy)
+    if method.endswith("_packed"):
+        use_packed_attention(model)
+    sampler = GraphSampler(model, compile=compile, cudnn_attention=method.endswith("_cudnn"))
     eos = [tokenizer.eos_token_id]
 
     def run():

@@ -35,7 +35,12 @@
 #              still rising when the clock stopped them, and their last 60 steps took 2.3 s each, 1.8 s of it
 #              generation with 6.6 groups resampled a step, against 1.1 s before step 100. Without resampling the
 #              same 8 minutes buy ~30% more steps but fewer informative groups a step. Then e-ent-score.
-# Session 14's order: machine 1 = bundles, start (in the last bundle's call), t13, ent, t13-score + ent-score;
+# HOW IT RAN (session 14; results/grpo/batch-19/README.md): machine 1: bundles, start, t13, ent, t13-ent-score (and
+# the start's score), then decode at stage 3 only (cuDNN: 21.9 against 22.8 ms a token step, no gain), then the
+# default kernels at stages 1 and 3 (cut at 250 s). Machine 2: bundles, start, e-ent, e-ent-score (and its test and
+# out_of_register scores), ws, ws-score, then ws at stages 3-6. s3-ab and e did not run (decode showed no gain; e-ent
+# took e's place). Picked on validation: e-ent (0.979 / 86.7%; test 0.979 / 86.7%).
+# Session 14's planned order: machine 1 = bundles, start (in the last bundle's call), t13, ent, t13-score + ent-score;
 # machine 2 = bundles, decode, s3-ab (only if decode shows cuDNN ahead), ws, ws-score.
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }

@@ -25,6 +25,17 @@ logger = logging.getLogger(__name__)
 PROMPT_BUCKET = 32  # prompts are left-padded to a multiple of this, so a few graph shapes serve a whole run
 WIDTH_HEADROOM = 1.25  # a new cache is sized for prompts this much wider than the widest seen, so later steps fit
 ATTENTION = "interleave_gqa_sdpa"  # the attention the merged copy runs with (registered below)
+PACKED_ATTENTION = "interleave_packed_gqa_sdpa"  # the same, a decode step's query heads packed per K/V head
+
+
+def _boolean_mask(attention_mask: torch.Tensor | None, key: torch.Tensor) -> torch.Tensor | None:
+    """The mask as booleans (True: attend), cut to the keys there are."""
+    mask = attention_mask
+    if mask is not None:
+        if mask.dtype != torch.bool:  # GraphSampler passes a boolean mask; anything else is converted
+            mask = mask > torch.finfo(mask.dtype).min / 2  # additive -> boolean (True: attend)
+        mask = mask[:, :, :, : key.shape[-2]]
+    return mask
 
 
 def gqa_sdpa_attention(module, query, key, value, attention_mask, dropout=0.0, scaling=None, **kwargs):
@@ -34,11 +45,7 @@ def gqa_sdpa_attention(module, query, key, value, attention_mask, dropout=0.0, s
     mask is given; with left padding there always is one. Measured on an H100: 1.6x (batch 128) to 2.2x
     (batch 512) faster rollouts, same greedy tokens (results/bench-generation/profile/gqa.txt).
     """
-    mask = attention_mask
-    if mask is not None:
-        if mask.dtype != torch.bool:  # GraphSampler passes a boolean mask; anything else is converted
-            mask = mask > torch.finfo(mask.dtype).min / 2  # additive -> boolean (True: attend)
-        mask = mask[:, :, :, : key.shape[-2]]
+    mask = _boolean_mask(attention_mask, key)
     is_causal = mask is None and query.shape[2] > 1 and getattr(module, "is_causal", True)
     out = torch.nn.functional.scaled_dot_product_attention(
         query, key, value, attn_mask=mask, scale=scaling, is_causal=is_causal, enable_gqa=query.shape[1] != key.shape[1]
@@ -46,10 +53,39 @@ def gqa_sdpa_attention(module, query, key, value, attention_mask, dropout=0.0, s
     return out.transpose(1, 2).contiguous(), None
 
 
+def packed_gqa_sdpa_attention(module, query, key, value, attention_mask, dropout=0.0, scaling=None, **kwargs):
+    """:func:`gqa_sdpa_attention`, except that in a decode step (one query position) the query heads that share a K/V
+    head become query rows of that head: (B, H, 1, D) -> (B, H_kv, H / H_kv, D). SDPA then sees plain multi-head
+    attention with a mask, no ``enable_gqa``, so no kernel has to expand K/V to every query head over the whole cache
+    (PyTorch serves ``enable_gqa`` with a mask by its math kernel: transformers #39412, ComfyUI #15135). The
+    (B, 1, 1, L) mask broadcasts over the
+    rows: every head of a row sees the same keys. transformers does the same (``pack_gqa``), but not under
+    ``torch.compile``, which the sampler's decode step runs in. The prefill (several positions) is unchanged.
+    Whether it is faster is what ``benchmarks.bench_generation``'s ``*_packed`` method measures (GPU batch 20).
+    """
+    batch, heads, positions, dim = query.shape
+    kv_heads = key.shape[1]
+    if positions != 1 or heads == kv_heads:
+        return gqa_sdpa_attention(module, query, key, value, attention_mask, dropout, scaling, **kwargs)
+    packed = query.reshape(batch, kv_heads, heads // kv_heads, dim)  # head h -> K/V head h // (H / H_kv), as repeat_kv
+    out = torch.nn.functional.scaled_dot_product_attention(
+        packed, key, value, attn_mask=_boolean_mask(attention_mask, key), scale=scaling
+    )
+    return out.reshape(batch, heads, 1, dim).transpose(1, 2).contiguous(), None
+
+
 def _register_attention() -> None:
     from transformers import AttentionInterface
 
     AttentionInterface.register(ATTENTION, gqa_sdpa_attention)
+    AttentionInterface.register(PACKED_ATTENTION, packed_gqa_sdpa_attention)
+
+
+def use_packed_attention(model: torch.nn.Module) -> torch.nn.Module:
+    """``model`` (a :func:`merged_copy`) switched to :func:`packed_gqa_sdpa_attention`, before a sampler is made."""
+    _register_attention()
+    model.config._attn_implementation = PACKED_ATTENTION
+    return model
 
 
 def merged_copy(policy, dtype: torch.dtype | None = None) -> torch.nn.Module:
@@ -158,7 +194,7 @@ class GraphSampler:
         self.compile = compile and self.device.type == "cuda"  # on CPU (tests) the loop runs eagerly
         self.batch_bucket = max(1, batch_bucket)
         self.min_width = max(0, min_width)  # the widest prompt the caller expects: the first cache fits it already
-        self.boolean_mask = getattr(model.config, "_attn_implementation", None) == ATTENTION
+        self.boolean_mask = getattr(model.config, "_attn_implementation", None) in (ATTENTION, PACKED_ATTENTION)
         self._next_token_compiled = None
         self._shapes: dict[tuple[int, int], _Decode] = {}
 

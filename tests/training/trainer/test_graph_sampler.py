@@ -57,6 +57,50 @@ def test_greedy_sampling_with_left_padding_equals_generate(tiny_model_dir):
         assert len(completion) == 12 or completion[-1] == tokenizer.eos_token_id
 
 
+def test_packed_decode_attention_equals_grouped_query_attention():
+    """A decode step's query heads packed per K/V head give what SDPA's own grouped-query attention gives, for every
+    row, padding masked; several positions (the prefill) take the unpacked path. The module's head order is
+    repeat_kv's: query head h reads K/V head h // (H / H_kv)."""
+    from training.trainer.graph_sampler import gqa_sdpa_attention, packed_gqa_sdpa_attention
+
+    torch.manual_seed(0)
+    batch, heads, kv_heads, length, dim = 3, 6, 2, 11, 8
+    key, value = torch.randn(batch, kv_heads, length, dim), torch.randn(batch, kv_heads, length, dim)
+    mask = torch.ones(batch, 1, 1, length + 4, dtype=torch.bool)  # a cache mask is wider than the keys so far
+    mask[0, ..., :5] = False  # left padding
+    mask[2, ..., :2] = False
+    query = torch.randn(batch, heads, 1, dim)
+    packed, _ = packed_gqa_sdpa_attention(None, query, key, value, mask, scaling=0.3)
+    grouped, _ = gqa_sdpa_attention(None, query, key, value, mask, scaling=0.3)
+    assert packed.shape == grouped.shape == (batch, 1, heads, dim)
+    torch.testing.assert_close(packed, grouped)
+    expanded = torch.nn.functional.scaled_dot_product_attention(  # repeat_kv's head order, written out
+        query,
+        key.repeat_interleave(3, dim=1),
+        value.repeat_interleave(3, dim=1),
+        attn_mask=mask[..., :length],
+        scale=0.3,
+    ).transpose(1, 2)
+    torch.testing.assert_close(packed, expanded)
+    prefill = torch.randn(batch, heads, 4, dim)
+    causal = torch.ones(batch, 1, 4, length, dtype=torch.bool).tril(diagonal=length - 4)
+    torch.testing.assert_close(
+        packed_gqa_sdpa_attention(None, prefill, key, value, causal)[0],
+        gqa_sdpa_attention(None, prefill, key, value, causal)[0],
+    )
+
+
+def test_the_packed_attention_samples_what_the_default_one_does(tiny_model_dir):
+    from training.trainer.graph_sampler import PACKED_ATTENTION, GraphSampler, merged_copy, use_packed_attention
+
+    policy, tokenizer = _policy(tiny_model_dir)
+    prompts, end = [list(range(100, 140)), list(range(300, 307)), list(range(500, 533))], [tokenizer.eos_token_id]
+    plain = GraphSampler(merged_copy(policy)).sample(prompts, 12, end, tokenizer.pad_token_id, temperature=0)
+    sampler = GraphSampler(use_packed_attention(merged_copy(policy)))
+    assert sampler.model.config._attn_implementation == PACKED_ATTENTION and sampler.boolean_mask
+    assert sampler.sample(prompts, 12, end, tokenizer.pad_token_id, temperature=0) == plain
+
+
 def test_cudnn_attention_samples_the_same_and_gives_the_process_its_kernel_settings_back(tiny_model_dir):
     """With cudnn_attention, sampling runs with cuDNN attention allowed even where training turned it off, and the
     process's setting (off, as training.trainer.attention_kernels leaves it) is back after each call, an error

@@ -1,0 +1,78 @@
+# GPU batch 20 of issue 17 (written 2026-11-24, session 14, before it ran; for the next session's device minutes).
+# Batch 19 (results/grpo/batch-19/README.md) found: (1) e-ent, stage-1.yaml now (TRL's adaptive entropy bonus, no
+# resampling rounds), 0.979 / 86.7% on validation and test, one run; (2) turning cuDNN attention off does not slow the
+# decode: a token step costs 3.6 ms at stage 1 and 22 ms at stage 3 with any kernel setting; (3) 25 words is not the
+# wall: every-length SFT reaches 0.949 / 92.2% there, while the 4-25-word stage-2 help stops short at 25 words.
+# Parts, in priority order (each one call; the setup.sh bundles first, then .carry/start in a call of its own: a
+# 19.6 MB adapter does not fit beside a bundle):
+#
+# PART=start-in  copy the carried .carry/start (batch 19's e-ent average, /work/keep/batch-19/adapter-e-ent-final)
+#                to $LAB/start, and run the format start for PART=seed1 (~2 min).
+# PART=decode    the packed decode attention (training/trainer/graph_sampler.packed_gqa_sdpa_attention: a decode
+#                step's query heads as rows of their K/V head, so SDPA never sees enable_gqa with a mask, which
+#                PyTorch serves with its math kernel, K/V expanded to every head over the whole cache). Stages 3 and 4,
+#                batch 128, compiled graphs, training's kernels, packed or not (~4 min). If packed is >= 1.5x at stage
+#                3 with the same greedy tokens (tests check them on CPU), make it merged_copy's default.
+# PART=h50       item 2: stage 2 from $LAB/start with the help sft-stage-2-help-long (texts of up to 50 words, 2 min),
+#                then 5 minutes of GRPO (stage-2.yaml otherwise as committed), alone. Control: batch 17's help-grpo-gc
+#                (4-25-word help, 4 min of GRPO, from the shipped adapter): 0.756 / 32.8% at stage 2, 0.960 / 83.6% at
+#                stage 1 (validation). Then PART=h50-score (validation, stages 1-2; the adapter back in bf16).
+# PART=h50-sft   item 3: the same help alone for 7 minutes (equal minutes), from $LAB/start; h50-sft-score.
+# PART=seed1     item 1: is e-ent's +5 points over s1c real? stage-1.yaml as committed, --seed 1, 8 minutes alone from
+#                the format start; seed1-score (average and last weights, validation).
+# PART=arith-ent item 4: batch 16's arith16 (arithmetic 2x2, fresh adapter, lr 1e-4, batch 128, the average, 8 min;
+#                +8.4 points, 11.7% greedy exact on 512 test problems) with stage 1's entropy bonus (batch 19's ENT
+#                flags). Scored in its own call (base and trained, validation and test, 512).
+source scripts/gpu/setup.sh
+ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
+mkdir -p $LAB/results/scores
+back() {  # NAME FOLDER: the adapter in FOLDER back in bf16 as $OUT/adapter-NAME.tar.gz.part-*
+  mkdir -p $LAB/out/$1 && cp $2/adapter_config.json $2/adapter_model.safetensors $LAB/out/$1/ && bf16 $LAB/out/$1
+  pack_out adapter-$1 out/$1
+}
+case ${PART:?set PART=start-in, decode, h50, h50-score, h50-sft, h50-sft-score, seed1, seed1-score, arith-ent or arith-ent-score} in
+  start-in)
+    cp -r .carry/start $LAB/start && ls $LAB/start
+    format_start ;;
+  decode)
+    python3 -m benchmarks.bench_generation --model $M --stages 3 4 --batches 128 --repeats 2 \
+      --methods graph_compiled_training_kernels graph_compiled_training_kernels_packed --out $LAB/results/decode \
+      > $LAB/results/decode.log 2>&1; grep "^|" $LAB/results/decode.log ;;
+  h50)
+    mkdir -p $LAB/results/h50
+    python3 -m training.cli.train --config training/recipes/stage-2.yaml --model $M --report_to none \
+      --init_adapter $LAB/start --supervised_help sft-stage-2-help-long --max_train_minutes 5 --max_steps 3000 \
+      --output_dir $LAB/runs/h50 --results_dir $LAB/results/h50 > $LAB/results/h50/train.log 2>&1
+    cp $LAB/runs/h50/promotion.jsonl $LAB/results/h50/ 2>/dev/null
+    back h50 $LAB/runs/h50/final ;;
+  h50-score) score h50 $LAB/runs/h50/final validation 1-2 ;;
+  h50-sft)
+    mkdir -p $LAB/results/h50-sft
+    python3 -m training.cli.warm_start --config training/recipes/sft-stage-2-help-long.yaml --model $M --report_to none \
+      --init_adapter $LAB/start --max_train_minutes 7 --max_steps 5000 --output_dir $LAB/runs/h50-sft \
+      --results_dir $LAB/results/h50-sft > $LAB/results/h50-sft/train.log 2>&1
+    back h50-sft $LAB/runs/h50-sft/final ;;
+  h50-sft-score) score h50-sft $LAB/runs/h50-sft/final validation 1-2 ;;
+  seed1)
+    mkdir -p $LAB/results/seed1
+    python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
+      --init_adapter $LAB/runs/sft-start/final --seed 1 --max_train_minutes 8 \
+      --output_dir $LAB/runs/seed1 --results_dir $LAB/results/seed1 > $LAB/results/seed1/train.log 2>&1
+    cp $LAB/runs/seed1/promotion.jsonl $LAB/results/seed1/ 2>/dev/null
+    back seed1-average $LAB/runs/seed1/final; back seed1-raw $LAB/runs/seed1/final-raw ;;
+  seed1-score)
+    score seed1-average $LAB/runs/seed1/final validation 1 & score seed1-raw $LAB/runs/seed1/final-raw validation 1 &
+    wait ;;
+  arith-ent)
+    mkdir -p $LAB/results/arith-ent
+    python3 -m training.cli.train --config training/recipes/arithmetic.yaml --model $M --report_to none \
+      --task arithmetic-2x2 --learning_rate 1e-4 --per_device_train_batch_size 128 --max_steps 5000 \
+      --weight_average_decay 0.98 --max_train_minutes 8 --init_adapter base --use_adaptive_entropy true \
+      --entropy_coef 0.02 --entropy_target 0.3 --entropy_coef_delta 0.005 --entropy_coef_min 0.02 --entropy_coef_max 0.1 \
+      --output_dir $LAB/runs/arith-ent --results_dir $LAB/results/arith-ent > $LAB/results/arith-ent/train.log 2>&1 ;;
+  arith-ent-score)
+    python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/arith-ent/final --stages "" \
+      --arithmetic arithmetic-2x2 --n 512 --splits validation,test --baseline true --out $LAB/results/arith-ent/eval \
+      2>&1 | grep "^| arith" ;;
+esac
+(cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)
