@@ -14,7 +14,8 @@
 #                batch 128, compiled graphs, training's kernels, packed or not (~4 min). If packed is >= 1.5x at stage
 #                3 with the same greedy tokens (tests check them on CPU), make it merged_copy's default.
 # PART=h50       item 2: stage 2 from $LAB/start with the help sft-stage-2-help-long (texts of up to 50 words, 2 min),
-#                then 5 minutes of GRPO (stage-2.yaml otherwise as committed), alone. Control: batch 17's help-grpo-gc
+#                then 5 minutes of GRPO (stage-2.yaml otherwise as committed: since session 14 it inherits the entropy
+#                bonus and no resampling rounds from bases/interleave.yaml), alone. Control: batch 17's help-grpo-gc
 #                (4-25-word help, 4 min of GRPO, from the shipped adapter): 0.756 / 32.8% at stage 2, 0.960 / 83.6% at
 #                stage 1 (validation). Then PART=h50-score (validation, stages 1-2; the adapter back in bf16).
 # PART=h50-sft   item 3: the same help alone for 7 minutes (equal minutes), from $LAB/start; h50-sft-score.

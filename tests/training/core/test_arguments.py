@@ -25,6 +25,7 @@ def test_every_recipe_parses():
         "sft-format-start",
         "sft-long-texts",
         "sft-long-weighted",
+        "sft-stage-2-help-long",
         "sft-stage-2-help",
         *[f"stage-{n}" for n in range(1, 7)],
     ]
