@@ -3,6 +3,8 @@
 # resampling rounds), 0.979 / 86.7% on validation and test, one run; (2) turning cuDNN attention off does not slow the
 # decode: a token step costs 3.6 ms at stage 1 and 22 ms at stage 3 with any kernel setting; (3) 25 words is not the
 # wall: every-length SFT reaches 0.949 / 92.2% there, while the 4-25-word stage-2 help stops short at 25 words.
+# Each training command runs under `timeout -s TERM` inside the script: a SIGTERM ends the run after its step with
+# final/ written (StopOnSignal), and the adapter still comes back in the same call.
 # Parts, in priority order (each one call; the setup.sh bundles first, then .carry/start in a call of its own: a
 # 19.6 MB adapter does not fit beside a bundle):
 #
@@ -41,7 +43,7 @@ case ${PART:?set PART=start-in, decode, h50, h50-score, h50-sft, h50-sft-score, 
       > $LAB/results/decode.log 2>&1; grep "^|" $LAB/results/decode.log ;;
   h50)
     mkdir -p $LAB/results/h50
-    python3 -m training.cli.train --config training/recipes/stage-2.yaml --model $M --report_to none \
+    timeout -s TERM 530 python3 -m training.cli.train --config training/recipes/stage-2.yaml --model $M --report_to none \
       --init_adapter $LAB/start --supervised_help sft-stage-2-help-long --max_train_minutes 5 --max_steps 3000 \
       --output_dir $LAB/runs/h50 --results_dir $LAB/results/h50 > $LAB/results/h50/train.log 2>&1
     cp $LAB/runs/h50/promotion.jsonl $LAB/results/h50/ 2>/dev/null
@@ -49,14 +51,14 @@ case ${PART:?set PART=start-in, decode, h50, h50-score, h50-sft, h50-sft-score, 
   h50-score) score h50 $LAB/runs/h50/final validation 1-2 ;;
   h50-sft)
     mkdir -p $LAB/results/h50-sft
-    python3 -m training.cli.warm_start --config training/recipes/sft-stage-2-help-long.yaml --model $M --report_to none \
-      --init_adapter $LAB/start --max_train_minutes 7 --max_steps 5000 --output_dir $LAB/runs/h50-sft \
+    timeout -s TERM 540 python3 -m training.cli.warm_start --config training/recipes/sft-stage-2-help-long.yaml \
+      --model $M --report_to none --init_adapter $LAB/start --max_train_minutes 7 --max_steps 5000 --output_dir $LAB/runs/h50-sft \
       --results_dir $LAB/results/h50-sft > $LAB/results/h50-sft/train.log 2>&1
     back h50-sft $LAB/runs/h50-sft/final ;;
   h50-sft-score) score h50-sft $LAB/runs/h50-sft/final validation 1-2 ;;
   seed1)
     mkdir -p $LAB/results/seed1
-    python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
+    timeout -s TERM 540 python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
       --init_adapter $LAB/runs/sft-start/final --seed 1 --max_train_minutes 8 \
       --output_dir $LAB/runs/seed1 --results_dir $LAB/results/seed1 > $LAB/results/seed1/train.log 2>&1
     cp $LAB/runs/seed1/promotion.jsonl $LAB/results/seed1/ 2>/dev/null
@@ -66,8 +68,8 @@ case ${PART:?set PART=start-in, decode, h50, h50-score, h50-sft, h50-sft-score, 
     wait ;;
   arith-ent)
     mkdir -p $LAB/results/arith-ent
-    python3 -m training.cli.train --config training/recipes/arithmetic.yaml --model $M --report_to none \
-      --task arithmetic-2x2 --learning_rate 1e-4 --per_device_train_batch_size 128 --max_steps 5000 \
+    timeout -s TERM 540 python3 -m training.cli.train --config training/recipes/arithmetic.yaml --model $M \
+      --report_to none --task arithmetic-2x2 --learning_rate 1e-4 --per_device_train_batch_size 128 --max_steps 5000 \
       --weight_average_decay 0.98 --max_train_minutes 8 --init_adapter base --use_adaptive_entropy true \
       --entropy_coef 0.02 --entropy_target 0.3 --entropy_coef_delta 0.005 --entropy_coef_min 0.02 --entropy_coef_max 0.1 \
       --output_dir $LAB/runs/arith-ent --results_dir $LAB/results/arith-ent > $LAB/results/arith-ent/train.log 2>&1 ;;
