@@ -21,6 +21,14 @@
 #                (4-25-word help, 4 min of GRPO, from the shipped adapter): 0.756 / 32.8% at stage 2, 0.960 / 83.6% at
 #                stage 1 (validation). Then PART=h50-score (validation, stages 1-2; the adapter back in bf16).
 # PART=h50-sft   item 3: the same help alone for 7 minutes (equal minutes), from $LAB/start; h50-sft-score.
+# PART=boost     item 1, the misses e-ent leaves (slip probe, CPU, session 14: results/grpo/batch-19/slip-probe/
+#                e-ent-average.json): 7 of 64 validation problems missed, 6 of them with no exact sample in 8, the right
+#                token at a median p of 0.005 and greedy's at 0.97. On-policy samples rarely hold the right token
+#                there, so the policy gradient can only push the sure wrong one down, and TRL's advantage-weighted
+#                log-prob moves it by (1 - p). --negative_boost_cap 10 (training/trainer/confident_negatives.py) scales
+#                a negative advantage by min(10, 1 / (1 - p)). stage-1.yaml as committed plus the flag, from the format
+#                start, 8 minutes alone (batch 17's PART=f asked the same from the shipped adapter; it never ran);
+#                boost-score. Control: e-ent (the same seed and start).
 # PART=seed1     item 1: is e-ent's +5 points over s1c real? stage-1.yaml as committed, --seed 1, 8 minutes alone from
 #                the format start; seed1-score (average and last weights, validation).
 # PART=arith-ent item 4: batch 16's arith16 (arithmetic 2x2, fresh adapter, lr 1e-4, batch 128, the average, 8 min;
@@ -33,7 +41,7 @@ back() {  # NAME FOLDER: the adapter in FOLDER back in bf16 as $OUT/adapter-NAME
   mkdir -p $LAB/out/$1 && cp $2/adapter_config.json $2/adapter_model.safetensors $LAB/out/$1/ && bf16 $LAB/out/$1
   pack_out adapter-$1 out/$1
 }
-case ${PART:?set PART=start-in, decode, h50, h50-score, h50-sft, h50-sft-score, seed1, seed1-score, arith-ent or arith-ent-score} in
+case ${PART:?set PART=start-in, decode, h50, h50-score, h50-sft, h50-sft-score, boost, boost-score, seed1, seed1-score, arith-ent or arith-ent-score} in
   start-in)
     cp -r .carry/start $LAB/start && ls $LAB/start
     format_start ;;
@@ -56,6 +64,16 @@ case ${PART:?set PART=start-in, decode, h50, h50-score, h50-sft, h50-sft-score, 
       --results_dir $LAB/results/h50-sft > $LAB/results/h50-sft/train.log 2>&1
     back h50-sft $LAB/runs/h50-sft/final ;;
   h50-sft-score) score h50-sft $LAB/runs/h50-sft/final validation 1-2 ;;
+  boost)
+    mkdir -p $LAB/results/boost
+    timeout -s TERM 540 python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
+      --init_adapter $LAB/runs/sft-start/final --negative_boost_cap 10 --max_train_minutes 8 \
+      --output_dir $LAB/runs/boost --results_dir $LAB/results/boost > $LAB/results/boost/train.log 2>&1
+    cp $LAB/runs/boost/promotion.jsonl $LAB/results/boost/ 2>/dev/null
+    back boost-average $LAB/runs/boost/final; back boost-raw $LAB/runs/boost/final-raw ;;
+  boost-score)
+    score boost-average $LAB/runs/boost/final validation 1 & score boost-raw $LAB/runs/boost/final-raw validation 1 &
+    wait ;;
   seed1)
     mkdir -p $LAB/results/seed1
     timeout -s TERM 540 python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
