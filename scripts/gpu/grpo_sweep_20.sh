@@ -41,6 +41,18 @@ back() {  # NAME FOLDER: the adapter in FOLDER back in bf16 as $OUT/adapter-NAME
   mkdir -p $LAB/out/$1 && cp $2/adapter_config.json $2/adapter_model.safetensors $LAB/out/$1/ && bf16 $LAB/out/$1
   pack_out adapter-$1 out/$1
 }
+stage1() {  # NAME FLAGS...: stage-1.yaml as committed from the format start, 8 minutes alone; both weights back
+  local name=$1; shift
+  mkdir -p $LAB/results/$name
+  timeout -s TERM 540 python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
+    --init_adapter $LAB/runs/sft-start/final --max_train_minutes 8 "$@" \
+    --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
+  cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
+  back $name-average $LAB/runs/$name/final; back $name-raw $LAB/runs/$name/final-raw
+}
+score_both() {  # NAME: the run's average and last weights on validation (256, stage 1)
+  score $1-average $LAB/runs/$1/final validation 1 & score $1-raw $LAB/runs/$1/final-raw validation 1 & wait
+}
 case ${PART:?set PART=start-in, decode, h50, h50-score, h50-sft, h50-sft-score, boost, boost-score, seed1, seed1-score, arith-ent or arith-ent-score} in
   start-in)
     cp -r .carry/start $LAB/start && ls $LAB/start
@@ -64,26 +76,10 @@ case ${PART:?set PART=start-in, decode, h50, h50-score, h50-sft, h50-sft-score, 
       --results_dir $LAB/results/h50-sft > $LAB/results/h50-sft/train.log 2>&1
     back h50-sft $LAB/runs/h50-sft/final ;;
   h50-sft-score) score h50-sft $LAB/runs/h50-sft/final validation 1-2 ;;
-  boost)
-    mkdir -p $LAB/results/boost
-    timeout -s TERM 540 python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
-      --init_adapter $LAB/runs/sft-start/final --negative_boost_cap 10 --max_train_minutes 8 \
-      --output_dir $LAB/runs/boost --results_dir $LAB/results/boost > $LAB/results/boost/train.log 2>&1
-    cp $LAB/runs/boost/promotion.jsonl $LAB/results/boost/ 2>/dev/null
-    back boost-average $LAB/runs/boost/final; back boost-raw $LAB/runs/boost/final-raw ;;
-  boost-score)
-    score boost-average $LAB/runs/boost/final validation 1 & score boost-raw $LAB/runs/boost/final-raw validation 1 &
-    wait ;;
-  seed1)
-    mkdir -p $LAB/results/seed1
-    timeout -s TERM 540 python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
-      --init_adapter $LAB/runs/sft-start/final --seed 1 --max_train_minutes 8 \
-      --output_dir $LAB/runs/seed1 --results_dir $LAB/results/seed1 > $LAB/results/seed1/train.log 2>&1
-    cp $LAB/runs/seed1/promotion.jsonl $LAB/results/seed1/ 2>/dev/null
-    back seed1-average $LAB/runs/seed1/final; back seed1-raw $LAB/runs/seed1/final-raw ;;
-  seed1-score)
-    score seed1-average $LAB/runs/seed1/final validation 1 & score seed1-raw $LAB/runs/seed1/final-raw validation 1 &
-    wait ;;
+  boost) stage1 boost --negative_boost_cap 10 ;;
+  boost-score) score_both boost ;;
+  seed1) stage1 seed1 --seed 1 ;;
+  seed1-score) score_both seed1 ;;
   arith-ent)
     mkdir -p $LAB/results/arith-ent
     timeout -s TERM 540 python3 -m training.cli.train --config training/recipes/arithmetic.yaml --model $M \
