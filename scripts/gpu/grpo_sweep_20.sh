@@ -9,7 +9,8 @@
 # 19.6 MB adapter does not fit beside a bundle):
 #
 # PART=start-in  copy the carried .carry/start (batch 19's e-ent average, /work/keep/batch-19/adapter-e-ent-final)
-#                to $LAB/start, and run the format start for PART=seed1 (~2 min).
+#                to $LAB/start (where it is missing: adapters/shipped, batch 17's start, and the README says which),
+#                and run the format start for PART=boost and PART=seed1 (~2 min).
 # PART=decode    the packed decode attention (training/trainer/graph_sampler.packed_gqa_sdpa_attention: a decode
 #                step's query heads as rows of their K/V head, so SDPA never sees enable_gqa with a mask, which
 #                PyTorch serves with its math kernel, K/V expanded to every head over the whole cache). Stages 3 and 4,
@@ -54,8 +55,9 @@ score_both() {  # NAME: the run's average and last weights on validation (256, s
   score $1-average $LAB/runs/$1/final validation 1 & score $1-raw $LAB/runs/$1/final-raw validation 1 & wait
 }
 case ${PART:?set PART=start-in, decode, h50, h50-score, h50-sft, h50-sft-score, boost, boost-score, seed1, seed1-score, arith-ent or arith-ent-score} in
-  start-in)
-    cp -r .carry/start $LAB/start && ls $LAB/start
+  start-in)  # without a carried start (a new checkout has no .carry/), stage 2 starts from the shipped stage-1 adapter
+    if [ -f .carry/start/adapter_model.safetensors ]; then cp -r .carry/start $LAB/start; echo "start: .carry/start"
+    else cp -r adapters/shipped $LAB/start; echo "start: adapters/shipped (no .carry/start carried)"; fi
     format_start ;;
   decode)
     python3 -m benchmarks.bench_generation --model $M --stages 3 4 --batches 128 --repeats 2 \
