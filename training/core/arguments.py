@@ -111,7 +111,7 @@ class RunArguments:
         default=False,
         metadata={
             "help": "let the fast sampler use PyTorch's cuDNN attention kernel, which training turns off for its "
-            "backward's NaN gradients (sampling takes no gradient); unmeasured: results/grpo/batch-18"
+            "backward's NaN gradients (sampling takes no gradient); no faster at stage 3: results/grpo/batch-19"
         },
     )
     reward_save_threshold: float = field(

@@ -58,9 +58,9 @@ def packed_gqa_sdpa_attention(module, query, key, value, attention_mask, dropout
     head become query rows of that head: (B, H, 1, D) -> (B, H_kv, H / H_kv, D). SDPA then sees plain multi-head
     attention with a mask, no ``enable_gqa``, so no kernel has to expand K/V to every query head over the whole cache
     (PyTorch serves ``enable_gqa`` with a mask by its math kernel: transformers #39412, ComfyUI #15135). The
-    (B, 1, 1, L) mask broadcasts over the
-    rows: every head of a row sees the same keys. transformers does the same (``pack_gqa``), but not under
-    ``torch.compile``, which the sampler's decode step runs in. The prefill (several positions) is unchanged.
+    (B, 1, 1, L) mask broadcasts over the rows: every head of a row sees the same keys. transformers does the same
+    (``pack_gqa``), but not under ``torch.compile``, which the sampler's decode step runs in. The prefill (several
+    positions) is unchanged.
     Whether it is faster is what ``benchmarks.bench_generation``'s ``*_packed`` method measures (GPU batch 20).
     """
     batch, heads, positions, dim = query.shape
@@ -173,8 +173,8 @@ class GraphSampler:
     it, so the few batch sizes of a run (a step's prompts, dynamic-sampling rounds) share captured graphs.
     ``cudnn_attention``: sample with PyTorch's cuDNN attention kernel allowed (first in priority) even where the
     process turned it off (``training.trainer.attention_kernels``: its NaNs are in the backward, and sampling takes
-    no gradient); the process's kernel settings are restored after each call. Off by default: whether it speeds up
-    the decode at long caches is what ``benchmarks.bench_generation``'s ``*_cudnn`` methods measure.
+    no gradient); the process's kernel settings are restored after each call. Off by default: it did not speed up
+    the decode at stage 3 (21.9 against 22.8 ms a token step, results/grpo/batch-19/README.md).
     """
 
     def __init__(
