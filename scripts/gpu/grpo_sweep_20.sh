@@ -35,9 +35,21 @@
 # PART=arith-ent item 4: batch 16's arith16 (arithmetic 2x2, fresh adapter, lr 1e-4, batch 128, the average, 8 min;
 #                +8.4 points, 11.7% greedy exact on 512 test problems) with stage 1's entropy bonus (batch 19's ENT
 #                flags). Scored in its own call (base and trained, validation and test, 512).
+# Added in session 15, before any part ran:
+# PART=h3        item 2, one stage on: stage-3.yaml from h50's adapter with the help sft-stage-3-help-long (texts of up
+#                to 100 words, 2 min), then 5 minutes of GRPO, alone; h3-score (validation, stages 1-3). Exploratory:
+#                how many GRPO steps stage 3 gets in 5 minutes, and where help plus GRPO leaves it.
+# PART=bg        PARTS="a b ..." run in a new process session (setsid), so that they outlive the call (the device
+#                README: a command's other processes are killed when it returns); one after another, or all at once
+#                with TOGETHER=1. Their $OUT files queue in $LAB/outbox; PART=wait waits (at most WAIT s, 540 by
+#                default) while any runs, then moves up to 7 queued files into $OUT. Session 15 ran boost, seed1 and
+#                arith-ent at once (TOGETHER=1), so each is step-matched to its control instead of clocked: CLOCK=25
+#                with stage-1.yaml's 313 steps (e-ent's count in 8 minutes alone) and ARITH_STEPS=518 (arith16's count
+#                in 8 minutes beside s1).
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
-mkdir -p $LAB/results/scores
+mkdir -p $LAB/results/scores $LAB/outbox $LAB/running
+CLOCK=${CLOCK:-8}  # minutes of a clocked part (stage1, arith-ent); longer where parts run together, step-matched
 back() {  # NAME FOLDER: the adapter in FOLDER back in bf16 as $OUT/adapter-NAME.tar.gz.part-*
   mkdir -p $LAB/out/$1 && cp $2/adapter_config.json $2/adapter_model.safetensors $LAB/out/$1/ && bf16 $LAB/out/$1
   pack_out adapter-$1 out/$1
@@ -45,8 +57,8 @@ back() {  # NAME FOLDER: the adapter in FOLDER back in bf16 as $OUT/adapter-NAME
 stage1() {  # NAME FLAGS...: stage-1.yaml as committed from the format start, 8 minutes alone; both weights back
   local name=$1; shift
   mkdir -p $LAB/results/$name
-  timeout -s TERM 540 python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M --report_to none \
-    --init_adapter $LAB/runs/sft-start/final --max_train_minutes 8 "$@" \
+  timeout -s TERM $((CLOCK * 60 + 60)) python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M \
+    --report_to none --init_adapter $LAB/runs/sft-start/final --max_train_minutes $CLOCK "$@" \
     --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
   cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
   back $name-average $LAB/runs/$name/final; back $name-raw $LAB/runs/$name/final-raw
@@ -54,7 +66,25 @@ stage1() {  # NAME FLAGS...: stage-1.yaml as committed from the format start, 8 
 score_both() {  # NAME: the run's average and last weights on validation (256, stage 1)
   score $1-average $LAB/runs/$1/final validation 1 & score $1-raw $LAB/runs/$1/final-raw validation 1 & wait
 }
-case ${PART:?set PART=start-in, decode, h50, h50-score, h50-sft, h50-sft-score, boost, boost-score, seed1, seed1-score, arith-ent or arith-ent-score} in
+case ${PART:?set PART=start-in, decode, h50, h50-score, h3, h3-score, h50-sft, h50-sft-score, boost, boost-score, seed1, seed1-score, arith-ent, arith-ent-score, bg or wait} in
+  bg)  # PARTS="a b ..." [TOGETHER=1]: in a new process session, one after another or all at once
+    run_part() {  # its $OUT files reach the outbox only once whole, so that PART=wait never moves half a file
+      touch $LAB/running/$1; mkdir -p $LAB/staging/$1
+      BG=1 OUT=$LAB/staging/$1 PART=$1 bash scripts/gpu/grpo_sweep_20.sh > $LAB/results/bg-$1.log 2>&1
+      mv $LAB/staging/$1/* $LAB/outbox/ 2>/dev/null; rm -f $LAB/running/$1
+    }
+    export -f run_part; export LAB CLOCK ARITH_STEPS
+    if [ -n "$TOGETHER" ]; then
+      for p in ${PARTS:?}; do setsid nohup bash -c "run_part $p" < /dev/null > /dev/null 2>&1 & done
+    else
+      setsid nohup bash -c "for p in ${PARTS:?}; do run_part \$p; done" < /dev/null > /dev/null 2>&1 &
+    fi
+    sleep 5; echo "started: $PARTS"; ls $LAB/running ;;
+  wait)
+    for _ in $(seq $(( ${WAIT:-540} / 10 ))); do [ -z "$(ls $LAB/running)" ] && break; sleep 10; done
+    echo "running: $(ls $LAB/running | tr '\n' ' ')"
+    for log in $LAB/results/bg-*.log; do echo "== $log"; grep -v "it/s\]" $log | tail -n 4; done
+    ls -tr $LAB/outbox | head -n 7 | while read f; do mv $LAB/outbox/$f $OUT/; done; echo "queued: $(ls $LAB/outbox | wc -l)" ;;
   start-in)  # without a carried start (a new checkout has no .carry/), stage 2 starts from the shipped stage-1 adapter
     if [ -f .carry/start/adapter_model.safetensors ]; then cp -r .carry/start $LAB/start; echo "start: .carry/start"
     else cp -r adapters/shipped $LAB/start; echo "start: adapters/shipped (no .carry/start carried)"; fi
@@ -71,6 +101,14 @@ case ${PART:?set PART=start-in, decode, h50, h50-score, h50-sft, h50-sft-score, 
     cp $LAB/runs/h50/promotion.jsonl $LAB/results/h50/ 2>/dev/null
     back h50 $LAB/runs/h50/final ;;
   h50-score) score h50 $LAB/runs/h50/final validation 1-2 ;;
+  h3)
+    mkdir -p $LAB/results/h3
+    timeout -s TERM 530 python3 -m training.cli.train --config training/recipes/stage-3.yaml --model $M --report_to none \
+      --init_adapter $LAB/runs/h50/final --supervised_help sft-stage-3-help-long --max_train_minutes 5 --max_steps 3000 \
+      --output_dir $LAB/runs/h3 --results_dir $LAB/results/h3 > $LAB/results/h3/train.log 2>&1
+    cp $LAB/runs/h3/promotion.jsonl $LAB/results/h3/ 2>/dev/null
+    back h3 $LAB/runs/h3/final ;;
+  h3-score) score h3 $LAB/runs/h3/final validation 1-3 ;;
   h50-sft)
     mkdir -p $LAB/results/h50-sft
     timeout -s TERM 540 python3 -m training.cli.warm_start --config training/recipes/sft-stage-2-help-long.yaml \
@@ -84,9 +122,9 @@ case ${PART:?set PART=start-in, decode, h50, h50-score, h50-sft, h50-sft-score, 
   seed1-score) score_both seed1 ;;
   arith-ent)
     mkdir -p $LAB/results/arith-ent
-    timeout -s TERM 540 python3 -m training.cli.train --config training/recipes/arithmetic.yaml --model $M \
-      --report_to none --task arithmetic-2x2 --learning_rate 1e-4 --per_device_train_batch_size 128 --max_steps 5000 \
-      --weight_average_decay 0.98 --max_train_minutes 8 --init_adapter base --use_adaptive_entropy true \
+    timeout -s TERM $((CLOCK * 60 + 60)) python3 -m training.cli.train --config training/recipes/arithmetic.yaml --model $M \
+      --report_to none --task arithmetic-2x2 --learning_rate 1e-4 --per_device_train_batch_size 128 --max_steps ${ARITH_STEPS:-5000} \
+      --weight_average_decay 0.98 --max_train_minutes $CLOCK --init_adapter base --use_adaptive_entropy true \
       --entropy_coef 0.02 --entropy_target 0.3 --entropy_coef_delta 0.005 --entropy_coef_min 0.02 --entropy_coef_max 0.1 \
       --output_dir $LAB/runs/arith-ent --results_dir $LAB/results/arith-ent > $LAB/results/arith-ent/train.log 2>&1 ;;
   arith-ent-score)
@@ -94,4 +132,4 @@ case ${PART:?set PART=start-in, decode, h50, h50-score, h50-sft, h50-sft-score, 
       --arithmetic arithmetic-2x2 --n 512 --splits validation,test --baseline true --out $LAB/results/arith-ent/eval \
       2>&1 | grep "^| arith" ;;
 esac
-(cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)
+[ -z "$BG" ] && (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)

@@ -18,8 +18,12 @@ TOOL_FLAGS = {"--exclude", "--query-gpu", "--format"}  # of tar and nvidia-smi, 
 
 def training_commands(script_text: str) -> list[tuple[str, list[str]]]:
     """(module, argv) of each `python3 -m training.cli.train|warm_start ...` command, its shell variables replaced
-    by placeholders (``${...}`` by ``true``, ``$NAME`` by ``x``) and its redirections dropped."""
+    by their defaults where the script gives one (``${NAME:-8}``, or ``NAME=${NAME:-8}`` for a later ``$NAME``) and
+    by placeholders otherwise (``${...}`` by ``true``, ``$NAME`` by ``x``), its redirections dropped."""
+    defaults = dict(re.findall(r"^(\w+)=\$\{\1:-([^}]*)\}", script_text, flags=re.MULTILINE))
     text = script_text.replace("\\\n", " ")
+    text = re.sub(r"\$\{\w+:-([^}]*)\}", r"\1", text)
+    text = re.sub(r"\$(\w+)", lambda m: defaults.get(m.group(1), m.group(0)), text)
     commands = []
     for line in text.splitlines():
         for module in ENTRY_POINTS:
