@@ -134,6 +134,10 @@ class Task(ABC):
         """A copy that trains on problems of ``words`` words per text (interleave tasks only)."""
         raise ValueError(f"{self.name} has no words per text to vary: train lengths apply to the interleave tasks")
 
+    def with_register_weights(self, weights: dict[str, int]) -> Task:
+        """A copy whose train problems draw their texts' registers with ``weights`` (interleave tasks only)."""
+        raise ValueError(f"{self.name} draws no texts of registers: register weights apply to the interleave tasks")
+
     def with_rewards(self, reward_funcs: Sequence[Callable], reward_weights: Sequence[float] | None = None) -> Task:
         """A copy of this task with other rewards (equal weights unless given)."""
         task = copy.copy(self)

@@ -17,6 +17,7 @@ from datasets.builder import Key
 from dataset_builders.corpus import OUT_OF_REGISTER, Corpus, load_corpus
 from dataset_builders.fetch import cache_dir
 from dataset_builders.indexing import AddressableConfig, check_integer
+from dataset_builders.interleave_curriculum.mix import check_register_weights
 from dataset_builders.interleave_curriculum.problems import GENERATOR_VERSION, InterleaveProblems
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
 from dataset_builders.prompts import PROMPT_VERSION
@@ -48,16 +49,27 @@ FEATURES = datasets.Features(
 
 @dataclass
 class InterleaveCurriculumConfig(AddressableConfig):
-    """Words per fragment, plus seed, split sizes and the first train index (to resume a stream)."""
+    """Words per fragment, plus seed, split sizes and the first train index (to resume a stream).
+
+    ``register_weights`` overrides ``mix.REGISTER_WEIGHTS`` in the train split only (None: the fixed mix); validation,
+    test and out_of_register keep the fixed mix, so scores stay comparable.
+    """
 
     n_words: int = 10
     out_of_register_size: int = 512
+    register_weights: dict[str, int] | None = None
 
     def check(self) -> None:
-        """Raise ValueError for a fragment length or sizes that make no sense."""
+        """Raise ValueError for a fragment length, sizes or register weights that make no sense."""
         check_integer("n_words", self.n_words, minimum=1)
         check_integer("out_of_register_size", self.out_of_register_size, minimum=0)
+        if self.register_weights is not None:
+            check_register_weights(self.register_weights)
         super().check()
+
+    def split_register_weights(self, split: str) -> dict[str, int] | None:
+        """The register weights of ``split``'s mix: this config's for train, the fixed mix (None) for the others."""
+        return self.register_weights if split == "train" else None
 
 
 def custom_config_name(n_words: int) -> str:
@@ -99,6 +111,12 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
         self._problems: dict[str, InterleaveProblems] = {}
 
     def _create_builder_config(self, config_name=None, custom_features=None, config_id=None, **config_kwargs):
+        # No weights is the fixed mix: the config id (and cache folder) of before; weights go in sorted, so the order
+        # they were given in does not change it.
+        weights = config_kwargs.pop("register_weights", None)
+        if weights is not None:
+            check_register_weights(weights)
+            config_kwargs["register_weights"] = dict(sorted(weights.items()))
         n_words = config_kwargs.get("n_words")
         if config_name is None and n_words is not None:
             config_name = config_name_for(n_words)
@@ -130,7 +148,9 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
     def problems(self, split: str) -> InterleaveProblems:
         """The problem generator of ``split`` for this config (built once per builder)."""
         if split not in self._problems:
-            self._problems[split] = InterleaveProblems(self.corpus, split, self.config.n_words, self.config.seed)
+            self._problems[split] = InterleaveProblems(
+                self.corpus, split, self.config.n_words, self.config.seed, self.config.split_register_weights(split)
+            )
         return self._problems[split]
 
     def _split_generators(self, dl_manager):

@@ -12,6 +12,7 @@ length (a register with one work, or none long enough) is left out and the other
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 
 from dataset_builders.indexing import KeyedPermutation
@@ -21,6 +22,40 @@ from dataset_builders.interleave_curriculum.fragments import FragmentPairs, Frag
 # has (the speeches are a third of the training words, the plays a seventh). A register not named here weighs 1.
 REGISTER_WEIGHTS = {"speech": 1, "fiction": 1, "dialogue": 1, "reference": 1, "numeric": 1, "technical": 1}
 DEFAULT_WEIGHT = 1
+
+
+class BadRegisterWeights(ValueError):
+    """A register-weights spec that is not ``register=weight`` pairs of known registers and positive integers."""
+
+
+def check_register_weights(weights: dict[str, int]) -> None:
+    """A ValueError unless ``weights`` maps registers to integers >= 0 (0 leaves the register out)."""
+    if not isinstance(weights, dict):
+        raise ValueError(f"register weights must be a dict of register -> weight, got {weights!r}")
+    for register, weight in weights.items():
+        if isinstance(weight, bool) or not isinstance(weight, int) or weight < 0:
+            raise ValueError(f"register weight of {register!r} must be an integer >= 0, got {weight!r}")
+
+
+def parse_register_weights(spec: str) -> dict[str, int]:
+    """``"numeric=2,speech=3"`` -> ``{"numeric": 2, "speech": 3}``: registers of ``REGISTER_WEIGHTS``, weights
+    positive whole numbers (a register not named keeps its weight)."""
+    known = ", ".join(REGISTER_WEIGHTS)
+    weights: dict[str, int] = {}
+    for part in str(spec).replace(" ", "").split(","):
+        register, equals, weight = part.partition("=")
+        if not equals:
+            raise BadRegisterWeights(f"{spec!r}: expected register=weight pairs such as numeric=2,speech=3")
+        if register not in REGISTER_WEIGHTS:
+            raise BadRegisterWeights(f"{spec!r}: no register {register!r}; registers are {known}")
+        if not re.fullmatch(r"[0-9]+", weight) or int(weight) < 1:
+            raise BadRegisterWeights(
+                f"{spec!r}: the weight of {register} must be a positive whole number, not {weight!r}"
+            )
+        if register in weights:
+            raise BadRegisterWeights(f"{spec!r}: {register} is named twice")
+        weights[register] = int(weight)
+    return weights
 
 
 @dataclass(frozen=True)
@@ -39,9 +74,7 @@ class RegisterMix:
 
     def __init__(self, slots: dict[str, FragmentSlots], key: str, weights: dict[str, int] | None = None):
         weights = {**REGISTER_WEIGHTS, **(weights or {})}
-        for register, weight in weights.items():
-            if not isinstance(weight, int) or weight < 0:
-                raise ValueError(f"register weight of {register!r} must be an integer >= 0, got {weight!r}")
+        check_register_weights(weights)
         self.key = key
         self.cells: list[Cell] = []
         start = 0

@@ -30,9 +30,20 @@ def curriculum_stream(
     start_index: int = 0,
     num_examples: int = STREAM_SIZE,
     corpus: Corpus | None = None,
+    register_weights: dict[str, int] | None = None,
 ) -> datasets.IterableDataset:
-    """Train problems ``start_index, start_index + 1, ...`` generated on the fly; resumable by index or state_dict."""
-    builder = curriculum_builder(stage, n_words, corpus, seed=seed, start_index=start_index, train_size=num_examples)
+    """Train problems ``start_index, start_index + 1, ...`` generated on the fly; resumable by index or state_dict.
+
+    ``register_weights`` overrides weights of the register mix (``mix.REGISTER_WEIGHTS``; None: the fixed mix)."""
+    builder = curriculum_builder(
+        stage,
+        n_words,
+        corpus,
+        seed=seed,
+        start_index=start_index,
+        train_size=num_examples,
+        register_weights=register_weights,
+    )
     return builder.as_streaming_dataset(split="train")
 
 
@@ -43,12 +54,16 @@ def curriculum_dataset(
     seed: int = 0,
     size: int | None = None,
     corpus: Corpus | None = None,
+    register_weights: dict[str, int] | None = None,
 ) -> datasets.Dataset:
     """The first ``size`` problems of ``split`` (default: the config's size) as an in-memory ``Dataset``.
 
     ``split`` is train, validation, test or out_of_register (texts only from the registers held out of the others).
+    ``register_weights`` reweights the train split's register mix only; the other splits keep the fixed mix.
     """
-    builder = curriculum_builder(stage, n_words, corpus, seed=seed, **size_override(split, size, ALL_SPLITS))
+    builder = curriculum_builder(
+        stage, n_words, corpus, seed=seed, register_weights=register_weights, **size_override(split, size, ALL_SPLITS)
+    )
     if split == OUT_OF_REGISTER and not builder.corpus.split(OUT_OF_REGISTER):
         held_out = ", ".join(builder.corpus.held_out_registers) or "none"
         raise ValueError(

@@ -11,6 +11,7 @@ import datasets
 from dataset_builders.completion_budget import completion_budget
 from dataset_builders.corpus.passages import ALL_SPLITS
 from dataset_builders.interleave_curriculum.builder import config_name_for
+from dataset_builders.interleave_curriculum.mix import check_register_weights
 from dataset_builders.interleave_curriculum.problems import InterleaveProblems
 from dataset_builders.interleave_curriculum.rewards import INTERLEAVE_REWARD_WEIGHTS, INTERLEAVE_REWARDS
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
@@ -22,8 +23,8 @@ DATASET_FOLDER = "interleave-curriculum"  # the published dataset (publishing.da
 # Train problems whose targets the budget measures: 4 cycles of the register mix's 25 register pairs, so the
 # costliest pair (two texts of numbers, ~1.9 tokens a word against ~1.4 for prose) is among them.
 BUDGET_SAMPLE = 100
-_TARGET_TOKENS: dict[tuple, list[int]] = {}  # (tokenizer, words, seed) -> target lengths of the budget sample
-_PROMPT_TOKENS: dict[tuple, int] = {}  # (tokenizer, words, seed) -> the widest prompt of the budget sample
+_TARGET_TOKENS: dict[tuple, list[int]] = {}  # InterleaveTask._sample_key -> target lengths of the budget sample
+_PROMPT_TOKENS: dict[tuple, int] = {}  # InterleaveTask._sample_key -> the widest prompt of the budget sample
 
 
 class InterleaveTask(Task):
@@ -36,10 +37,11 @@ class InterleaveTask(Task):
     dataset_folder = DATASET_FOLDER
     held_out_splits = tuple(split for split in ALL_SPLITS if split != "train")  # out_of_register too
     train_words: tuple[int, ...] = ()  # with_train_words: the lengths train problems take turns over (empty: words)
+    register_weights: dict[str, int] | None = None  # with_register_weights: the train split's mix (None: the fixed mix)
 
-    def __init__(self, name: str, n_words: int, seed: int = 0):
+    def __init__(self, name: str, n_words: int, seed: int = 0, register_weights: dict[str, int] | None = None):
         super().__init__(seed)
-        self.name, self.words = name, n_words
+        self.name, self.words, self.register_weights = name, n_words, register_weights
         self.curriculum_stage = next((s for s, w in STAGE_WORDS.items() if w == n_words), None)
         before = self.curriculum_stage - 1 if self.curriculum_stage else 0
         self.previous = f"stage-{before}" if before in STAGE_WORDS else None
@@ -52,10 +54,12 @@ class InterleaveTask(Task):
     def _train_problems(self) -> InterleaveProblems:
         from dataset_builders.corpus import load_corpus
 
-        return InterleaveProblems(load_corpus(), "train", self.words, self.seed)
+        return InterleaveProblems(load_corpus(), "train", self.words, self.seed, self.register_weights)
 
     def stream(self, start_index: int) -> datasets.IterableDataset:
-        return curriculum_stream(n_words=self.words, seed=self.seed, start_index=start_index)
+        return curriculum_stream(
+            n_words=self.words, seed=self.seed, start_index=start_index, register_weights=self.register_weights
+        )
 
     def with_train_words(self, words: Sequence[int]) -> InterleaveTask:
         """A copy whose train problems, and dynamic sampling's, take turns over ``words`` words per text (every batch
@@ -65,8 +69,28 @@ class InterleaveTask(Task):
         task.train_words = tuple(sorted(set(words)))
         return task
 
+    def with_register_weights(self, weights: dict[str, int]) -> InterleaveTask:
+        """A copy whose train problems (every length) draw their texts' registers with ``weights`` over
+        ``mix.REGISTER_WEIGHTS``; validation, test and out_of_register keep the fixed mix, so scores stay comparable.
+        A weight of a register the corpus has no train text of is an error: it would change nothing."""
+        from dataset_builders.corpus import load_corpus
+
+        check_register_weights(weights)
+        corpus = load_corpus()
+        missing = sorted(set(weights) - {passage.register for passage in corpus.split("train")})
+        if missing:
+            held_out = ", ".join(corpus.held_out_registers) or "none"
+            raise ValueError(
+                f"register weights name {', '.join(missing)}, which the corpus has no train text of (registers held "
+                f"out of train: {held_out}): weight the training registers"
+            )
+        task = copy.copy(self)
+        task.register_weights = dict(weights)
+        task.__dict__.pop("_train_problems", None)  # the copy draws its own
+        return task
+
     def _length_tasks(self) -> list[InterleaveTask]:
-        return [InterleaveTask(f"words-{n}", n, self.seed) for n in self.train_words]
+        return [InterleaveTask(f"words-{n}", n, self.seed, self.register_weights) for n in self.train_words]
 
     def train_stream(self, start_index: int = 0) -> datasets.IterableDataset:
         if not self.train_words:
@@ -79,7 +103,9 @@ class InterleaveTask(Task):
         return iter(taking_turns([task.stream for task in self._length_tasks()], position, offset=RESAMPLE_START))
 
     def problems(self, split: str, size: int | None = None) -> datasets.Dataset:
-        return curriculum_dataset(split, n_words=self.words, seed=self.seed, size=size)
+        return curriculum_dataset(
+            split, n_words=self.words, seed=self.seed, size=size, register_weights=self.register_weights
+        )
 
     def problem(self, split: str, index: int) -> dict:
         if split == "train":
@@ -92,9 +118,14 @@ class InterleaveTask(Task):
         """The words of Text A and of Text B: the target alternates between them while both last."""
         return len(row["text_a"].split()), len(row["text_b"].split())
 
+    def _sample_key(self, tokenizer) -> tuple:
+        """What the budget sample's token counts depend on: the tokenizer and this task's train problems."""
+        weights = tuple(sorted(self.register_weights.items())) if self.register_weights else None
+        return getattr(tokenizer, "name_or_path", None), len(tokenizer), self.words, self.seed, weights
+
     def train_target_tokens(self, tokenizer) -> list[int]:
         """Token lengths of the targets of the first ``BUDGET_SAMPLE`` train problems (measured once per tokenizer)."""
-        key = (getattr(tokenizer, "name_or_path", None), len(tokenizer), self.words, self.seed)
+        key = self._sample_key(tokenizer)
         if key not in _TARGET_TOKENS:
             targets = [self.problem("train", i)["target"] for i in range(BUDGET_SAMPLE)]
             _TARGET_TOKENS[key] = [len(ids) for ids in tokenizer(targets, add_special_tokens=False)["input_ids"]]
@@ -105,7 +136,7 @@ class InterleaveTask(Task):
         task trains on (the register mix's densest pairs are among them)."""
         if self.train_words:
             return max(task.train_prompt_tokens(tokenizer) for task in self._length_tasks())
-        key = (getattr(tokenizer, "name_or_path", None), len(tokenizer), self.words, self.seed)
+        key = self._sample_key(tokenizer)
         if key not in _PROMPT_TOKENS:
             prompts = [self.problem("train", i)["prompt"] for i in range(BUDGET_SAMPLE)]
             _PROMPT_TOKENS[key] = max(len(chat_prompt_ids(tokenizer, p)) for p in prompts)

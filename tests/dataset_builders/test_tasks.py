@@ -115,3 +115,35 @@ def test_train_lengths_take_turns_and_resume_where_they_left_off(tiny_model_dir)
     for bad in ("6-4", "0", "x"):
         with pytest.raises(tasks.BadWords, match="word counts and ranges"):
             tasks.parse_words(bad)
+
+
+def test_register_weights_reweight_the_train_problems_only(tiny_model_dir):
+    """--register_weights: the train stream, single train problems, dynamic sampling's and every train length draw
+    the weighted register more often; validation and test rows stay the same; the task itself keeps the fixed mix."""
+    from itertools import islice
+
+    from transformers import AutoTokenizer
+
+    def numeric_share(rows) -> float:
+        rows = list(rows)
+        return sum(row["register_a"] == "numeric" for row in rows) / len(rows)
+
+    stage = tasks.get("stage-1")
+    stage.problem("train", 0)  # its train problems are built: the copy must draw its own
+    weighted = stage.with_register_weights({"numeric": 4})  # 4 of 8 against 1 of 5 (five training registers)
+    assert stage.register_weights is None and weighted.register_weights == {"numeric": 4}
+    assert numeric_share(stage.problem("train", i) for i in range(64)) == pytest.approx(0.2, abs=0.05)
+    assert numeric_share(weighted.problem("train", i) for i in range(64)) == pytest.approx(0.5, abs=0.05)
+    assert numeric_share(islice(weighted.train_stream(0), 64)) == pytest.approx(0.5, abs=0.05)
+    assert numeric_share(islice(weighted.resample_problems(0), 64)) == pytest.approx(0.5, abs=0.05)
+    lengths = weighted.with_train_words([4, 10])
+    assert numeric_share(islice(lengths.train_stream(0), 128)) == pytest.approx(0.5, abs=0.05)
+    assert weighted.problems("validation", size=8).to_list() == stage.problems("validation", size=8).to_list()
+    assert weighted.problem("test", 3) == stage.problem("test", 3)
+    assert weighted.problem("out_of_register", 3) == stage.problem("out_of_register", 3)
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)  # numbers take more tokens a word than prose
+    assert weighted.expected_tokens(tokenizer) > stage.expected_tokens(tokenizer)
+    with pytest.raises(ValueError, match="no train text of .registers held out of train: technical"):
+        stage.with_register_weights({"technical": 2})
+    with pytest.raises(ValueError, match="register weights apply to the interleave tasks"):
+        tasks.get("arithmetic").with_register_weights({"numeric": 2})

@@ -21,7 +21,7 @@ from pathlib import Path
 from base_models.models import ModelUnavailable
 from dataset_builders.fetch import FetchError
 from publishing.hub import HubError
-from training.core.arguments import RecipeError
+from training.core.arguments import REGISTER_WEIGHTS_HELP, RecipeError, parse_register_weights
 from training.core.cuda_memory import allow_expandable_segments
 from training.core.quiet_warnings import silence_library_deprecations
 
@@ -51,6 +51,7 @@ class WarmStartArguments:
             "(each count equally often)"
         },
     )
+    register_weights: str | None = field(default=None, metadata={"help": REGISTER_WEIGHTS_HELP})
     problems: int | None = field(
         default=None,
         metadata={
@@ -85,13 +86,18 @@ def parse_words(spec: str) -> list[int]:
 
 
 def warm_start_tasks(args: WarmStartArguments) -> list:
-    """The tasks the run draws from in turns (``dataset_builders.tasks.mix``)."""
+    """The tasks the run draws from in turns (``dataset_builders.tasks.mix``), their train problems drawn with
+    ``--register_weights`` if given."""
     from dataset_builders import tasks
 
     try:
-        return tasks.mix(args.task, parse_words(args.words), args.problem_seed)
-    except tasks.UnknownTask as exc:
+        task_list = tasks.mix(args.task, parse_words(args.words), args.problem_seed)
+        if args.register_weights:
+            weights = parse_register_weights(args.register_weights)
+            task_list = [task.with_register_weights(weights) for task in task_list]
+    except ValueError as exc:  # an unknown task, or register weights for a task without registers
         raise RecipeError(str(exc)) from None
+    return task_list
 
 
 def warm_start_dataset(task_list: list, size: int):
@@ -211,6 +217,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         "task": args.task,
         "tasks": [t.name for t in task_list],
         "words": args.words if any(t.words for t in task_list) else None,
+        "register_weights": args.register_weights,
         # what inference needs at the longest length trained (the one budget formula)
         "completion_budget": max(t.completion_budget(tokenizer) for t in task_list),
         "model": model_args.model_name_or_path,

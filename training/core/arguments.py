@@ -29,6 +29,25 @@ class RecipeError(ValueError):
     """A recipe, preset or flag that cannot describe a run; the message says what to change."""
 
 
+REGISTER_WEIGHTS_HELP = (
+    "interleave tasks: reweight the registers the train problems' texts are drawn from, e.g. numeric=2,reference=2 "
+    "(positive whole numbers over dataset_builders/interleave_curriculum/mix.py's REGISTER_WEIGHTS, 1 each; a "
+    "register not named keeps its weight; one with no train text, such as the held-out technical, is an error); "
+    "validation, test and out_of_register keep the fixed mix, so scores stay comparable; unset: the fixed mix"
+)
+
+
+def parse_register_weights(spec: str) -> dict[str, int]:
+    """``--register_weights``: ``mix.parse_register_weights``, its mistakes as a ``RecipeError``."""
+    from dataset_builders.interleave_curriculum.mix import BadRegisterWeights
+    from dataset_builders.interleave_curriculum.mix import parse_register_weights as parse
+
+    try:
+        return parse(spec)
+    except BadRegisterWeights as exc:
+        raise RecipeError(f"--register_weights {exc}") from None
+
+
 @dataclass
 class RunArguments:
     """What a run trains on and the project's policies around TRL's GRPO step (checkpoints, logs, collapse).
@@ -49,6 +68,10 @@ class RunArguments:
             "e.g. 4-25: every batch mixes lengths, the shorter ones replaying earlier stages); validation, promotion "
             "and evaluation stay at the task's length; unset: the task's length only"
         },
+    )
+    register_weights: str | None = field(
+        default=None,
+        metadata={"help": REGISTER_WEIGHTS_HELP},
     )
     model_preset: str | None = field(
         default=None, metadata={"help": "a file name under training/recipes/models/ (without .yaml)"}
@@ -219,6 +242,8 @@ class RunArguments:
             tasks.get(self.task)
         except tasks.UnknownTask as exc:
             raise RecipeError(str(exc)) from None
+        if self.register_weights:
+            parse_register_weights(self.register_weights)  # a typo stops the run now, not after loading
 
 
 def read_yaml(path: Path) -> dict:

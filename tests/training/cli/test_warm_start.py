@@ -132,3 +132,27 @@ def test_a_large_warm_start_tokenizes_in_several_processes(tiny_model_dir, tmp_p
     assert f"tokenizing {PARALLEL_TOKENIZE_MIN_ROWS} rows in 2 processes" in proc.stdout
     assert "num_proc=2" in proc.stderr  # TRL's own progress line says it used them
     assert (tmp_path / "run" / "final" / "adapter_model.safetensors").is_file()
+
+
+def test_register_weights_reweight_the_rows_of_every_length(corpus):
+    from training.cli.warm_start import parse_warm_start_arguments
+    from training.core.arguments import RECIPES_DIR
+
+    numeric = [passage.text for passage in corpus.split("train") if passage.register == "numeric"]
+
+    def numeric_share(args) -> float:
+        """The share of rows whose Text A comes from a numeric (Factbook) passage."""
+        rows = warm_start_dataset(warm_start_tasks(args), size=64)
+        texts = [row["prompt"][-1]["content"].split("Text A:\n")[1].split("\n\nText B:")[0] for row in rows]
+        return sum(any(text in passage for passage in numeric) for text in texts) / len(texts)
+
+    recipe = str(RECIPES_DIR / "sft-every-length.yaml")
+    args, _, _ = parse_warm_start_arguments(["--config", recipe, "--words", "4,6", "--register_weights", "numeric=4"])
+    assert [t.register_weights for t in warm_start_tasks(args)] == [{"numeric": 4}, {"numeric": 4}]
+    # 1 of 5 equal registers, against 4 of 8
+    assert numeric_share(WarmStartArguments(words="4,6")) == pytest.approx(0.2, abs=0.06)
+    assert numeric_share(args) == pytest.approx(0.5, abs=0.08)
+    with pytest.raises(RecipeError, match="--register_weights 'numeric=x': the weight of numeric must be a positive"):
+        warm_start_tasks(WarmStartArguments(words="4,6", register_weights="numeric=x"))
+    with pytest.raises(RecipeError, match="register weights apply to the interleave tasks"):
+        warm_start_tasks(WarmStartArguments(task="arithmetic", register_weights="numeric=2"))

@@ -152,3 +152,28 @@ def test_train_words_give_a_stage_its_train_lengths():
     run, _, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "arithmetic.yaml"), "--train_words", "4"])
     with pytest.raises(RecipeError, match="apply to the interleave tasks"):
         task_for(run)
+
+
+def test_register_weights_reweight_a_stages_train_problems():
+    from training.core.run_task import task_for
+
+    run, _, _ = parse_run_arguments(["--config", STAGE_3, "--register_weights", "numeric=3,reference=2"])
+    task = task_for(run)
+    assert (task.name, task.register_weights) == ("stage-3", {"numeric": 3, "reference": 2})
+    assert task_for(parse_run_arguments(["--config", STAGE_3])[0]).register_weights is None
+    for spec, message in [
+        ("poetry=2", "--register_weights 'poetry=2': no register 'poetry'; registers are speech, fiction, dialogue"),
+        ("numeric=0", "--register_weights 'numeric=0': the weight of numeric must be a positive whole number"),
+        ("numeric=1.5", "the weight of numeric must be a positive whole number, not '1.5'"),
+        ("numeric", "expected register=weight pairs such as numeric=2,speech=3"),
+    ]:
+        with pytest.raises(RecipeError, match=message):  # at parsing, before anything loads
+            parse_run_arguments(["--config", STAGE_3, "--register_weights", spec])
+    run, _, _ = parse_run_arguments(["--config", STAGE_3, "--register_weights", "technical=2"])
+    with pytest.raises(RecipeError, match="technical, which the corpus has no train text of"):
+        task_for(run)
+    run, _, _ = parse_run_arguments(
+        ["--config", str(RECIPES_DIR / "arithmetic.yaml"), "--register_weights", "numeric=2"]
+    )
+    with pytest.raises(RecipeError, match="register weights apply to the interleave tasks"):
+        task_for(run)
