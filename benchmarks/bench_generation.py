@@ -6,7 +6,7 @@ stage's ``max_completion_length``. Paths: ``generate`` with the dynamic cache (T
 static cache (transformers compiles the forward), with the adapter merged into the weights, and
 transformers' continuous batching (``generate_batch``, TRL's ``use_transformers_continuous_batching``), and the
 project's sampler (``GRAPH_METHODS``: ``training/trainer/graph_sampler.py``, compiled or not, under training's
-attention kernels, with its cuDNN attention option or its packed decode attention). Writes a JSON and a markdown table.
+attention kernels, with its packed decode attention, the default, or without it). Writes a JSON and a markdown table.
 """
 
 from __future__ import annotations
@@ -100,12 +100,13 @@ def measure(method: str, model, tokenizer, prompts, max_new_tokens: int, repeats
     }
 
 
-GRAPH_METHODS = (
+GRAPH_METHODS = (  # all with the packed decode attention (merged_copy's default) except ``_unpacked``
     "graph",
     "graph_compiled",
     "graph_compiled_training_kernels",  # as training runs it: cuDNN attention off (training.trainer.attention_kernels)
-    "graph_compiled_training_kernels_cudnn",  # the same, with the sampler's cudnn_attention on
-    "graph_compiled_training_kernels_packed",  # the same, a decode step's query heads packed per K/V head
+    # the same without the packed decode attention (merged_copy(packed=False)): 22.8 against 4.7 ms a token step at
+    # stage 3, 35.3 against 6.3 at stage 4 on an H100 (results/grpo/batch-20/README.md)
+    "graph_compiled_training_kernels_unpacked",
 )
 
 
@@ -127,18 +128,15 @@ def _measure_graph_method(method: str, policy, tokenizer, prompts, max_new_token
 
 
 def _measure_graph(method: str, policy, tokenizer, prompts, max_new_tokens: int, repeats: int) -> dict:
-    """training.trainer.graph_sampler as ``method`` names it (compiled: ``_compiled``; cuDNN attention for sampling:
-    ``_cudnn``; the packed decode attention: ``_packed``): weight sync (adapter merge) included in the time, as in a
-    GRPO step."""
+    """training.trainer.graph_sampler as ``method`` names it (compiled: ``_compiled``; without the packed decode
+    attention, merged_copy's default: ``_unpacked``): weight sync (adapter merge) included in the time, as in a GRPO
+    step."""
     import torch
 
-    from training.trainer.graph_sampler import GraphSampler, merged_copy, sync_weights, use_packed_attention
+    from training.trainer.graph_sampler import GraphSampler, merged_copy, sync_weights
 
     compile = "_compiled" in method
-    model = merged_copy(policy)
-    if method.endswith("_packed"):
-        use_packed_attention(model)
-    sampler = GraphSampler(model, compile=compile, cudnn_attention=method.endswith("_cudnn"))
+    sampler = GraphSampler(merged_copy(policy, packed=not method.endswith("_unpacked")), compile=compile)
     eos = [tokenizer.eos_token_id]
 
     def run():

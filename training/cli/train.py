@@ -342,7 +342,6 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         data_position=data_position,
         fast_generation=run_args.fast_generation,
         fast_generation_compile=run_args.fast_generation_compile,
-        fast_generation_cudnn_attention=run_args.fast_generation_cudnn_attention,
         resample_position=resample_position,
         word_credit=run_args.word_credit,
         keep_word_signal_groups=run_args.keep_word_signal_groups,

@@ -130,13 +130,6 @@ class RunArguments:
             "compiles once)"
         },
     )
-    fast_generation_cudnn_attention: bool = field(
-        default=False,
-        metadata={
-            "help": "let the fast sampler use PyTorch's cuDNN attention kernel, which training turns off for its "
-            "backward's NaN gradients (sampling takes no gradient); no faster at stage 3: results/grpo/batch-19"
-        },
-    )
     reward_save_threshold: float = field(
         default=0.3, metadata={"help": "also save when the windowed reward beats its best and this"}
     )

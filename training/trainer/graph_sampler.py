@@ -5,14 +5,14 @@ unmerged LoRA adapter ~210 extra small matmuls. Here the policy's adapter is mer
 the model (``sync_weights``, in place, so captured graphs stay valid), the prompt is prefilled once into a
 ``StaticCache``, and each token step replays one CUDA graph: forward, Gumbel-max sampling at the given
 temperature, positions advanced on the device. Masks are built here as 4D additive masks (left padding
-aware), which ``transformers`` passes through as they are. On CPU the same loop runs eagerly (tests).
+aware), which ``transformers`` passes through as they are. On CPU the same loop runs eagerly (tests). The copy
+attends with :func:`packed_gqa_sdpa_attention` (grouped-query attention without K/V expansion; a decode step's
+query heads packed per K/V head): 4.9x the decode's tokens/s at stage 3 (results/grpo/batch-20/README.md).
 """
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import functools
 import logging
 import time
 from collections.abc import Callable
@@ -24,8 +24,8 @@ logger = logging.getLogger(__name__)
 
 PROMPT_BUCKET = 32  # prompts are left-padded to a multiple of this, so a few graph shapes serve a whole run
 WIDTH_HEADROOM = 1.25  # a new cache is sized for prompts this much wider than the widest seen, so later steps fit
-ATTENTION = "interleave_gqa_sdpa"  # the attention the merged copy runs with (registered below)
-PACKED_ATTENTION = "interleave_packed_gqa_sdpa"  # the same, a decode step's query heads packed per K/V head
+ATTENTION = "interleave_gqa_sdpa"  # the merged copy's attention with packed=False (registered below)
+PACKED_ATTENTION = "interleave_packed_gqa_sdpa"  # the default: the same, a decode step's query heads per K/V head
 
 
 def _boolean_mask(attention_mask: torch.Tensor | None, key: torch.Tensor) -> torch.Tensor | None:
@@ -60,8 +60,9 @@ def packed_gqa_sdpa_attention(module, query, key, value, attention_mask, dropout
     (PyTorch serves ``enable_gqa`` with a mask by its math kernel: transformers #39412, ComfyUI #15135). The
     (B, 1, 1, L) mask broadcasts over the rows: every head of a row sees the same keys. transformers does the same
     (``pack_gqa``), but not under ``torch.compile``, which the sampler's decode step runs in. The prefill (several
-    positions) is unchanged.
-    Whether it is faster is what ``benchmarks.bench_generation``'s ``*_packed`` method measures (GPU batch 20).
+    positions) is unchanged. Measured on an H100 (batch 128, compiled CUDA graphs, training's attention kernels,
+    ``benchmarks.bench_generation``): 4.7 against 22.8 ms a token step at stage 3 (4.9x the tokens/s), 6.3 against
+    35.3 ms at stage 4 (5.7x), results/grpo/batch-20/README.md. :func:`merged_copy`'s default since.
     """
     batch, heads, positions, dim = query.shape
     kv_heads = key.shape[1]
@@ -81,18 +82,15 @@ def _register_attention() -> None:
     AttentionInterface.register(PACKED_ATTENTION, packed_gqa_sdpa_attention)
 
 
-def use_packed_attention(model: torch.nn.Module) -> torch.nn.Module:
-    """``model`` (a :func:`merged_copy`) switched to :func:`packed_gqa_sdpa_attention`, before a sampler is made."""
-    _register_attention()
-    model.config._attn_implementation = PACKED_ATTENTION
-    return model
-
-
-def merged_copy(policy, dtype: torch.dtype | None = None) -> torch.nn.Module:
+def merged_copy(policy, dtype: torch.dtype | None = None, packed: bool = True) -> torch.nn.Module:
     """A plain (adapter-merged) copy of ``policy`` for inference, in eval mode, sharing no storage.
 
     ``dtype``: the copy's dtype, e.g. bfloat16 for a float32 policy trained under bf16 autocast (TRL loads
     models in float32 by default). Decoding in float32 was ~5x slower per token step on an H100.
+    A policy on transformers' "sdpa" attention gets this module's: :func:`packed_gqa_sdpa_attention`
+    (``PACKED_ATTENTION``; 4.9x the decode's tokens/s at stage 3, 5.7x at stage 4 on an H100,
+    results/grpo/batch-20/README.md), or with ``packed=False`` :func:`gqa_sdpa_attention` (``ATTENTION``: the
+    benchmark's comparison). Any other attention is left as it is.
     """
     clone = copy.deepcopy(policy)
     if hasattr(clone, "merge_and_unload"):  # a peft model: fold the adapter in, drop the LoRA layers
@@ -104,7 +102,7 @@ def merged_copy(policy, dtype: torch.dtype | None = None) -> torch.nn.Module:
             module.__dict__.pop(attribute, None)
     if getattr(clone.config, "_attn_implementation", None) == "sdpa":
         _register_attention()
-        clone.config._attn_implementation = ATTENTION
+        clone.config._attn_implementation = PACKED_ATTENTION if packed else ATTENTION
     if any(getattr(module, "gradient_checkpointing", False) for module in clone.modules()):
         # it would drop the cache; inference keeps no activations (transformers 5 names it activation_checkpointing)
         disable = getattr(clone, "activation_checkpointing_disable", None) or clone.gradient_checkpointing_disable
@@ -154,27 +152,12 @@ class _Decode:
     graph_greedy: bool | None = None  # whether the captured graph takes the argmax (temperature 0) or samples
 
 
-def _within_attention_kernels(method):
-    """Run a GraphSampler method inside the sampler's attention-kernel context (``cudnn_attention``)."""
-
-    @functools.wraps(method)
-    def within(self, *args, **kwargs):
-        with self._attention_kernels():
-            return method(self, *args, **kwargs)
-
-    return within
-
-
 class GraphSampler:
     """Samples completions from ``model`` (a plain causal LM, e.g. from :func:`merged_copy`).
 
     ``compile``: run the decode step through ``torch.compile`` (fused kernels) before capturing it; each new
     (batch, cache length) shape then compiles once. ``batch_bucket``: batches are padded up to a multiple of
     it, so the few batch sizes of a run (a step's prompts, dynamic-sampling rounds) share captured graphs.
-    ``cudnn_attention``: sample with PyTorch's cuDNN attention kernel allowed (first in priority) even where the
-    process turned it off (``training.trainer.attention_kernels``: its NaNs are in the backward, and sampling takes
-    no gradient); the process's kernel settings are restored after each call. Off by default: it did not speed up
-    the decode at stage 3 (21.9 against 22.8 ms a token step, results/grpo/batch-19/README.md).
     """
 
     def __init__(
@@ -184,10 +167,8 @@ class GraphSampler:
         compile: bool = False,
         batch_bucket: int = 1,
         min_width: int = 0,
-        cudnn_attention: bool = False,
     ):
         self.model = model
-        self.cudnn_attention = cudnn_attention
         self.device = next(model.parameters()).device
         self.dtype = next(model.parameters()).dtype
         self.use_cuda_graph = self.device.type == "cuda" if use_cuda_graph is None else use_cuda_graph
@@ -326,21 +307,6 @@ class GraphSampler:
         state.position.copy_(lengths.view(-1, 1))
         state.step.fill_(width)
 
-    def _attention_kernels(self):
-        """The context ``sample`` runs in: cuDNN attention allowed first when ``cudnn_attention``, else as it is."""
-        if not self.cudnn_attention:
-            return contextlib.nullcontext()
-        from torch.nn.attention import SDPBackend, sdpa_kernel
-
-        order = [
-            SDPBackend.CUDNN_ATTENTION,
-            SDPBackend.FLASH_ATTENTION,
-            SDPBackend.EFFICIENT_ATTENTION,
-            SDPBackend.MATH,
-        ]
-        return sdpa_kernel(order, set_priority=True)
-
-    @_within_attention_kernels
     @torch.no_grad()
     def sample(
         self,

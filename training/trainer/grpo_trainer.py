@@ -107,7 +107,6 @@ class ObservedGRPOTrainer(GRPOTrainer):
         resample_position: int = 0,
         fast_generation: bool = False,
         fast_generation_compile: bool = False,
-        fast_generation_cudnn_attention: bool = False,
         word_credit: float = 0.0,
         keep_word_signal_groups: bool = False,
         negative_boost_cap: float = 0.0,
@@ -127,11 +126,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
         # (results/grpo/gpu-smoke-train-words)
         self.graph_sampler = None
         if fast_generation:
-            self.graph_sampler = self._graph_sampler(
-                fast_generation_compile, prompt_width_hint, cudnn_attention=fast_generation_cudnn_attention
-            )
-            if self.graph_sampler is not None and self.graph_sampler.cudnn_attention:
-                logger.info("fast generation samples with cuDNN attention allowed (training's backward without it)")
+            self.graph_sampler = self._graph_sampler(fast_generation_compile, prompt_width_hint)
         self._generation_seconds = 0.0
         self.reference_column = reference_column
         self.resample_problems = resample_problems
@@ -160,7 +155,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
             )
             self.dynamic_sampling_rounds = 0
 
-    def _graph_sampler(self, compile: bool = False, min_width: int = 0, cudnn_attention: bool = False):
+    def _graph_sampler(self, compile: bool = False, min_width: int = 0):
         """A GraphSampler on a merged copy of the policy, or None (with the reason) where it does not apply."""
         from training.trainer.graph_sampler import GraphSampler, merged_copy
 
@@ -187,7 +182,6 @@ class ObservedGRPOTrainer(GRPOTrainer):
             compile=compile,
             batch_bucket=batch,
             min_width=min_width,
-            cudnn_attention=cudnn_attention,
         )
 
     def _generate_single_turn(self, prompt_ids, images, multimodal_fields, num_generations, has_tool_images=False):
