@@ -39,6 +39,10 @@
 # PART=h3        item 2, one stage on: stage-3.yaml from h50's adapter with the help sft-stage-3-help-long (texts of up
 #                to 100 words, 2 min), then 5 minutes of GRPO, alone; h3-score (validation, stages 1-3). Exploratory:
 #                how many GRPO steps stage 3 gets in 5 minutes, and where help plus GRPO leaves it.
+# PART=h4        (added after h3 and decode ran, before h4 ran) item 2, one more stage: stage-4.yaml from h3's adapter
+#                (carried as .carry/h3, copied to $LAB/h3 by PART=h3-in) with the help sft-stage-4-help-long (texts of
+#                up to 200 words, 2 min), then 5 minutes of GRPO, alone, with the packed decode attention now the
+#                default; h4-score (validation, stages 1-4).
 # PART=bg        PARTS="a b ..." run in a new process session (setsid), so that they outlive the call (the device
 #                README: a command's other processes are killed when it returns); one after another, or all at once
 #                with TOGETHER=1. Their $OUT files queue in $LAB/outbox; PART=wait waits (at most WAIT s, 540 by
@@ -66,7 +70,7 @@ stage1() {  # NAME FLAGS...: stage-1.yaml as committed from the format start, 8 
 score_both() {  # NAME: the run's average and last weights on validation (256, stage 1)
   score $1-average $LAB/runs/$1/final validation 1 & score $1-raw $LAB/runs/$1/final-raw validation 1 & wait
 }
-case ${PART:?set PART=start-in, decode, h50, h50-score, h3, h3-score, h50-sft, h50-sft-score, boost, boost-score, seed1, seed1-score, arith-ent, arith-ent-score, bg or wait} in
+case ${PART:?set PART=start-in, decode, h50, h50-score, h3, h3-score, h3-in, h4, h4-score, h50-sft, h50-sft-score, boost, boost-score, seed1, seed1-score, arith-ent, arith-ent-score, bg or wait} in
   bg)  # PARTS="a b ..." [TOGETHER=1]: in a new process session, one after another or all at once
     run_part() {  # its $OUT files reach the outbox only once whole, so that PART=wait never moves half a file
       touch $LAB/running/$1; mkdir -p $LAB/staging/$1
@@ -91,7 +95,7 @@ case ${PART:?set PART=start-in, decode, h50, h50-score, h3, h3-score, h50-sft, h
     format_start ;;
   decode)
     python3 -m benchmarks.bench_generation --model $M --stages 3 4 --batches 128 --repeats 2 \
-      --methods graph_compiled_training_kernels graph_compiled_training_kernels_packed --out $LAB/results/decode \
+      --methods graph_compiled_training_kernels_unpacked graph_compiled_training_kernels --out $LAB/results/decode \
       > $LAB/results/decode.log 2>&1; grep "^|" $LAB/results/decode.log ;;
   h50)
     mkdir -p $LAB/results/h50
@@ -109,6 +113,15 @@ case ${PART:?set PART=start-in, decode, h50, h50-score, h3, h3-score, h50-sft, h
     cp $LAB/runs/h3/promotion.jsonl $LAB/results/h3/ 2>/dev/null
     back h3 $LAB/runs/h3/final ;;
   h3-score) score h3 $LAB/runs/h3/final validation 1-3 ;;
+  h3-in) mkdir -p $LAB/h3 && cp .carry/h3/adapter_config.json .carry/h3/adapter_model.safetensors $LAB/h3/ && ls $LAB/h3 ;;
+  h4)
+    mkdir -p $LAB/results/h4
+    timeout -s TERM 530 python3 -m training.cli.train --config training/recipes/stage-4.yaml --model $M --report_to none \
+      --init_adapter $LAB/h3 --supervised_help sft-stage-4-help-long --max_train_minutes 5 --max_steps 3000 \
+      --output_dir $LAB/runs/h4 --results_dir $LAB/results/h4 > $LAB/results/h4/train.log 2>&1
+    cp $LAB/runs/h4/promotion.jsonl $LAB/results/h4/ 2>/dev/null
+    back h4 $LAB/runs/h4/final ;;
+  h4-score) score h4 $LAB/runs/h4/final validation 1-4 ;;
   h50-sft)
     mkdir -p $LAB/results/h50-sft
     timeout -s TERM 540 python3 -m training.cli.warm_start --config training/recipes/sft-stage-2-help-long.yaml \
