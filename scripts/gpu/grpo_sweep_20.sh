@@ -52,43 +52,10 @@
 #                in 8 minutes beside s1).
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
-mkdir -p $LAB/results/scores $LAB/outbox $LAB/running
-CLOCK=${CLOCK:-8}  # minutes of a clocked part (stage1, arith-ent); longer where parts run together, step-matched
-back() {  # NAME FOLDER: the adapter in FOLDER back in bf16 as $OUT/adapter-NAME.tar.gz.part-*
-  mkdir -p $LAB/out/$1 && cp $2/adapter_config.json $2/adapter_model.safetensors $LAB/out/$1/ && bf16 $LAB/out/$1
-  pack_out adapter-$1 out/$1
-}
-stage1() {  # NAME FLAGS...: stage-1.yaml as committed from the format start, 8 minutes alone; both weights back
-  local name=$1; shift
-  mkdir -p $LAB/results/$name
-  timeout -s TERM $((CLOCK * 60 + 60)) python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M \
-    --report_to none --init_adapter $LAB/runs/sft-start/final --max_train_minutes $CLOCK "$@" \
-    --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
-  cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
-  back $name-average $LAB/runs/$name/final; back $name-raw $LAB/runs/$name/final-raw
-}
-score_both() {  # NAME: the run's average and last weights on validation (256, stage 1)
-  score $1-average $LAB/runs/$1/final validation 1 & score $1-raw $LAB/runs/$1/final-raw validation 1 & wait
-}
+mkdir -p $LAB/results/scores
 case ${PART:?set PART=start-in, decode, h50, h50-score, h3, h3-score, h3-in, h4, h4-score, h50-sft, h50-sft-score, boost, boost-score, seed1, seed1-score, arith-ent, arith-ent-score, bg or wait} in
-  bg)  # PARTS="a b ..." [TOGETHER=1]: in a new process session, one after another or all at once
-    run_part() {  # its $OUT files reach the outbox only once whole, so that PART=wait never moves half a file
-      touch $LAB/running/$1; mkdir -p $LAB/staging/$1
-      BG=1 OUT=$LAB/staging/$1 PART=$1 bash scripts/gpu/grpo_sweep_20.sh > $LAB/results/bg-$1.log 2>&1
-      mv $LAB/staging/$1/* $LAB/outbox/ 2>/dev/null; rm -f $LAB/running/$1
-    }
-    export -f run_part; export LAB CLOCK ARITH_STEPS
-    if [ -n "$TOGETHER" ]; then
-      for p in ${PARTS:?}; do setsid nohup bash -c "run_part $p" < /dev/null > /dev/null 2>&1 & done
-    else
-      setsid nohup bash -c "for p in ${PARTS:?}; do run_part \$p; done" < /dev/null > /dev/null 2>&1 &
-    fi
-    sleep 5; echo "started: $PARTS"; ls $LAB/running ;;
-  wait)
-    for _ in $(seq $(( ${WAIT:-540} / 10 ))); do [ -z "$(ls $LAB/running)" ] && break; sleep 10; done
-    echo "running: $(ls $LAB/running | tr '\n' ' ')"
-    for log in $LAB/results/bg-*.log; do echo "== $log"; grep -v "it/s\]" $log | tail -n 4; done
-    ls -tr $LAB/outbox | head -n 7 | while read f; do mv $LAB/outbox/$f $OUT/; done; echo "queued: $(ls $LAB/outbox | wc -l)" ;;
+  bg) start_parts scripts/gpu/grpo_sweep_20.sh ;;  # PARTS="a b ..." [TOGETHER=1] (scripts/gpu/setup.sh)
+  wait) wait_parts ;;
   start-in)  # without a carried start (a new checkout has no .carry/), stage 2 starts from the shipped stage-1 adapter
     if [ -f .carry/start/adapter_model.safetensors ]; then cp -r .carry/start $LAB/start; echo "start: .carry/start"
     else cp -r adapters/shipped $LAB/start; echo "start: adapters/shipped (no .carry/start carried)"; fi

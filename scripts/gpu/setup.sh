@@ -63,3 +63,52 @@ format_start() {
   python3 -m training.cli.warm_start --config training/recipes/sft-format-start.yaml --model $M --report_to none \
     --output_dir $LAB/runs/sft-start --results_dir $LAB/results/sft-start 2>&1 | grep -v "it/s\]" | tail -1
 }
+# back NAME FOLDER: the adapter in FOLDER back in bf16 as $OUT/adapter-NAME.tar.gz.part-*
+back() {
+  mkdir -p $LAB/out/$1 && cp $2/adapter_config.json $2/adapter_model.safetensors $LAB/out/$1/ && bf16 $LAB/out/$1
+  pack_out adapter-$1 out/$1
+}
+# start_parts SCRIPT: PARTS="a b ..." of SCRIPT (PART=a bash SCRIPT, ...) in a new process session (setsid), so that
+# they outlive the call (a command's other processes are killed when it returns); one after another, or all at once
+# with TOGETHER=1. Each part's log is $LAB/results/bg-PART.log; its $OUT files reach $LAB/outbox once the part ends
+# (whole, so that wait_parts never moves half a file). A part sees BG=1 (its script skips the closing results tar).
+start_parts() {
+  mkdir -p $LAB/outbox $LAB/running
+  run_part() {
+    touch $LAB/running/$2; mkdir -p $LAB/staging/$2
+    BG=1 OUT=$LAB/staging/$2 PART=$2 bash $1 > $LAB/results/bg-$2.log 2>&1
+    mv $LAB/staging/$2/* $LAB/outbox/ 2>/dev/null; rm -f $LAB/running/$2
+  }
+  export -f run_part; export LAB CLOCK ARITH_STEPS FROM
+  if [ -n "$TOGETHER" ]; then
+    for p in ${PARTS:?}; do setsid nohup bash -c "run_part $1 $p" < /dev/null > /dev/null 2>&1 & done
+  else
+    setsid nohup bash -c "for p in ${PARTS:?}; do run_part $1 \$p; done" < /dev/null > /dev/null 2>&1 &
+  fi
+  sleep 5; echo "started: $PARTS"; ls $LAB/running
+}
+# wait_parts: wait (at most WAIT s, 540 by default) while any started part runs; print each part log's last lines;
+# move up to 7 queued files into $OUT (the 8th is the caller's results tar)
+wait_parts() {
+  mkdir -p $LAB/outbox $LAB/running
+  for _ in $(seq $(( ${WAIT:-540} / 10 ))); do [ -z "$(ls $LAB/running)" ] && break; sleep 10; done
+  echo "running: $(ls $LAB/running | tr '\n' ' ')"
+  for log in $LAB/results/bg-*.log; do echo "== $log"; grep -v "it/s\]" $log | tail -n 4; done
+  ls -tr $LAB/outbox | head -n 7 | while read f; do mv $LAB/outbox/$f $OUT/; done; echo "queued: $(ls $LAB/outbox | wc -l)"
+}
+CLOCK=${CLOCK:-8}  # minutes of a clocked stage1 part; longer where parts run together, step-matched (stage1 below)
+# stage1 NAME FLAGS...: stage-1.yaml as committed from the format start ($LAB/runs/sft-start), CLOCK minutes (8: item
+# 1's clock alone; with CLOCK=25 beside other parts, stage-1.yaml's 313 steps stop it); both weights back
+stage1() {
+  local name=$1; shift
+  mkdir -p $LAB/results/$name
+  timeout -s TERM $((CLOCK * 60 + 60)) python3 -m training.cli.train --config training/recipes/stage-1.yaml --model $M \
+    --report_to none --init_adapter $LAB/runs/sft-start/final --max_train_minutes $CLOCK "$@" \
+    --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
+  cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
+  back $name-average $LAB/runs/$name/final; back $name-raw $LAB/runs/$name/final-raw
+}
+# score_both NAME: a stage1 run's average and last weights on validation (256, stage 1)
+score_both() {
+  score $1-average $LAB/runs/$1/final validation 1 & score $1-raw $LAB/runs/$1/final-raw validation 1 & wait
+}

@@ -79,8 +79,15 @@ def test_every_flag_of_the_newest_sweep_is_one_its_commands_know():
     from training.cli.warm_start import WarmStartArguments
     from training.core.arguments import RunArguments
 
-    known = {f"--{f.name}" for cls in (RunArguments, GRPOConfig, ModelConfig, WarmStartArguments, SFTConfig) for f in
-             fields(cls)} | {"--config"} | TOOL_FLAGS  # fmt: skip
+    known = (
+        {
+            f"--{f.name}"
+            for cls in (RunArguments, GRPOConfig, ModelConfig, WarmStartArguments, SFTConfig)
+            for f in fields(cls)
+        }
+        | {"--config", "--model"}  # --model: the recipes' shorthand for a preset or a model
+        | TOOL_FLAGS
+    )
     text = SWEEPS[-1].read_text()
     for module in ("training.cli.evaluate", "benchmarks.bench_generation"):
         if module in text:

@@ -273,17 +273,15 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     report_to = (
         ",".join(grpo_args.report_to) if isinstance(grpo_args.report_to, list) else grpo_args.report_to
     ) or "none"
-    format_start = None
-    if adapter is None and checkpoint is None and run_args.format_start and run_args.init_adapter in (None, ""):
-        from training.core.format_start import run_format_start
+    from training.core.format_start import names_recipe, run_format_start, run_supervised_help
 
+    format_start = None
+    if adapter is None and checkpoint is None and names_recipe(run_args.format_start) and not run_args.init_adapter:
         adapter, format_start = run_format_start(
             run_args.format_start, model_args.model_name_or_path, output_dir, report_to
         )
     supervised_help = None
-    if run_args.supervised_help not in (None, "", "none") and checkpoint is None:
-        from training.core.format_start import run_supervised_help
-
+    if names_recipe(run_args.supervised_help) and checkpoint is None:
         adapter, supervised_help = run_supervised_help(
             run_args.supervised_help, model_args.model_name_or_path, output_dir, report_to, adapter
         )

@@ -88,7 +88,7 @@ class RunArguments:
         metadata={
             "help": "a supervised recipe (training/recipes/NAME.yaml) that trains a fresh adapter before GRPO: the "
             "stage's own bounded help (training/core/format_start.py); skipped when --init_adapter is given or the "
-            "run resumes"
+            "run resumes; none: off (a fresh adapter goes straight to GRPO)"
         },
     )
     supervised_help: str | None = field(

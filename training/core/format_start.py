@@ -28,6 +28,12 @@ FOLDER = "format-start"
 HELP_FOLDER = "supervised-help"
 
 
+def names_recipe(value: str | None) -> bool:
+    """Whether a ``format_start`` or ``supervised_help`` value names a recipe: unset, empty and ``none`` (what turns a
+    recipe's own off from the command line) do not."""
+    return value not in (None, "", "none")
+
+
 def format_start_recipe(name: str, key: str = "format_start") -> Path:
     """The recipe file a ``format_start`` (or ``supervised_help``) value names: a recipe name under
     training/recipes/, or a .yaml path."""

@@ -29,6 +29,7 @@ def test_every_recipe_parses():
         "sft-stage-2-help",
         "sft-stage-3-help-long",
         "sft-stage-4-help-long",
+        "sft-stage-5-help-long",
         *[f"stage-{n}" for n in range(1, 7)],
     ]
     for path in recipes:

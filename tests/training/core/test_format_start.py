@@ -4,7 +4,7 @@ stop with a message."""
 import pytest
 
 from training.core.arguments import RECIPES_DIR, RecipeError
-from training.core.format_start import format_start_recipe, run_format_start
+from training.core.format_start import format_start_recipe, names_recipe, run_format_start
 
 
 def test_the_format_start_trains_once_then_is_reused(tiny_model_dir, tmp_path, capsys, monkeypatch):
@@ -28,6 +28,12 @@ def test_the_format_start_trains_once_then_is_reused(tiny_model_dir, tmp_path, c
     again, record_again = run_format_start(str(recipe), "tiny-random-llama", run, "none")
     assert (again, record_again) == (adapter, record)
     assert f"format start: reusing {adapter}/" in capsys.readouterr().out
+
+
+def test_none_turns_a_recipes_format_start_or_help_off():
+    """`--format_start none` (like `--supervised_help none`) leaves a fresh adapter to GRPO; a name is a recipe."""
+    assert [names_recipe(v) for v in (None, "", "none")] == [False, False, False]
+    assert names_recipe("sft-format-start") and names_recipe("my/recipe.yaml")
 
 
 def test_a_format_start_names_a_recipe(tmp_path):

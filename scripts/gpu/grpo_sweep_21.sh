@@ -1,0 +1,74 @@
+# GPU batch 21 of issue 17 (written 2026-11-24, session 15, before it ran; for the next session's device minutes).
+# Batch 20 (results/grpo/batch-20/README.md) found: (1) a help on texts up to twice the stage's length (2 min), then 5
+# minutes of GRPO, reaches 0.846 at 25 words (h50) and 0.811 at 50 (h3), validation; (2) stage 4 the same way (h4)
+# collapsed ~15 GRPO steps in: with TRL's entropy bonus at its cap (0.1; bases/interleave.yaml gives it to every stage
+# since batch 19), entropy rose 0.03 -> 0.92 nats a token, reward 0.77 -> 0.2, then completions shrank to 19 tokens;
+# (3) the packed decode attention (merged_copy's default since 44461bf) makes a stage-4 GRPO step 5.2 s.
+# Parts (each one call, or in the background with PART=bg / PART=wait, scripts/gpu/setup.sh's start_parts):
+#
+# PART=carry-in  CARRY=NAME: copy the carried .carry/NAME (an adapter) to $LAB/NAME. Batch 21 carries h3 (batch 20's
+#                h3 adapter, /work/keep/batch-20/out/h3; 19.6 MB, in a call of its own after the bundles).
+# PART=start-in  the format start (for PART=g16).
+# PART=h4-help   item 2: stage 4's help alone, sft-stage-4-help-long (texts of 4-200 words, 2 min), from $LAB/h3, into
+#                $LAB/runs/h4-help: the common start of the two GRPO arms, and the help-only point of item 3;
+#                h4-help-score (validation, stages 1-4).
+# PART=h4n       item 2, is it the bonus? stage-4.yaml from h4-help with --use_adaptive_entropy false, 60 GRPO steps
+#                (h4 ran 49 in its 5 minutes with the first compile); h4n-score (stages 1-4).
+# PART=h4n-lr1   the same at --learning_rate 1e-4 (3e-4 was chosen at stage 1, where updates are 10x shorter);
+#                h4n-lr1-score. h4n and h4n-lr1 run together (TOGETHER=1), step-matched, beside g16.
+#                The pick for stage 4 (and for h5's settings): the higher stage-4 NW on validation; if both are under
+#                h4-help's, GRPO hurts at stage 4 with either setting, and h5 runs from h4-help with h4n's settings.
+# PART=h5        item 2, one stage on: stage-5.yaml from $LAB/FROM (FROM=h4n or h4n-lr1 by the rule above, carried as
+#                .carry/FROM after the first machine, or $LAB/runs/FROM/final on the same machine) with the help
+#                sft-stage-5-help-long (4-400 words, 2 min), then 5 minutes of GRPO alone, without the bonus, at the
+#                picked learning rate (LR, 3e-4 by default); h5-score (stages 1-5).
+# PART=g16       item 1: stage-1.yaml with --num_generations 16 (8 prompts x 16 samples, the same 128 completions a
+#                step). The misses are sure slips where the right token has a median p of 0.005 (slip probe), so
+#                more samples per prompt give the right answer more chances to appear in a group. From the format
+#                start, 313 steps (CLOCK=25 beside the others); g16-score (average and last weights, validation).
+#                Controls: e-ent 0.979 / 86.7%, seed1 0.976 / 85.2%.
+# Plan: machine 1: bundles; carry-in h3; start-in; bg h4-help h4-help-score; TOGETHER bg h4n h4n-lr1 g16 (CLOCK=25);
+# the scores; machine 2 (or machine 1 if time is left): h5 from the pick, h5-score.
+source scripts/gpu/setup.sh
+ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
+mkdir -p $LAB/results/scores
+LR=${LR:-3e-4}  # h5's learning rate: h4n's (3e-4) or h4n-lr1's (1e-4), whichever the rule above picks
+stage4() {  # NAME FLAGS...: 60 GRPO steps of stage-4.yaml from h4-help without the bonus; the adapter back
+  local name=$1; shift
+  mkdir -p $LAB/results/$name
+  timeout -s TERM 1500 python3 -m training.cli.train --config training/recipes/stage-4.yaml --model $M --report_to none \
+    --init_adapter $LAB/runs/h4-help/final --use_adaptive_entropy false --max_steps 60 --max_train_minutes 24 "$@" \
+    --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
+  cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
+  back $name $LAB/runs/$name/final
+}
+case ${PART:?set PART=carry-in, start-in, h4-help, h4-help-score, h4n, h4n-score, h4n-lr1, h4n-lr1-score, h5, h5-score, g16, g16-score, bg or wait} in
+  bg) start_parts scripts/gpu/grpo_sweep_21.sh ;;  # PARTS="a b ..." [TOGETHER=1]
+  wait) wait_parts ;;
+  carry-in) mkdir -p $LAB/${CARRY:?} && cp .carry/$CARRY/adapter_config.json .carry/$CARRY/adapter_model.safetensors $LAB/$CARRY/ && ls $LAB/$CARRY ;;
+  start-in) format_start ;;
+  h4-help)
+    mkdir -p $LAB/results/h4-help
+    timeout -s TERM 300 python3 -m training.cli.warm_start --config training/recipes/sft-stage-4-help-long.yaml \
+      --model $M --report_to none --init_adapter $LAB/h3 --output_dir $LAB/runs/h4-help --results_dir $LAB/results/h4-help \
+      > $LAB/results/h4-help/train.log 2>&1
+    back h4-help $LAB/runs/h4-help/final ;;
+  h4-help-score) score h4-help $LAB/runs/h4-help/final validation 1-4 ;;
+  h4n) stage4 h4n ;;
+  h4n-score) score h4n $LAB/runs/h4n/final validation 1-4 ;;
+  h4n-lr1) stage4 h4n-lr1 --learning_rate 1e-4 ;;
+  h4n-lr1-score) score h4n-lr1 $LAB/runs/h4n-lr1/final validation 1-4 ;;
+  h5)
+    start=$LAB/${FROM:?set FROM=h4n or h4n-lr1}; [ -f $start/adapter_model.safetensors ] || start=$LAB/runs/$FROM/final
+    mkdir -p $LAB/results/h5
+    timeout -s TERM 560 python3 -m training.cli.train --config training/recipes/stage-5.yaml --model $M --report_to none \
+      --init_adapter $start --supervised_help sft-stage-5-help-long --use_adaptive_entropy false --learning_rate $LR \
+      --max_train_minutes 5 --max_steps 3000 --output_dir $LAB/runs/h5 --results_dir $LAB/results/h5 \
+      > $LAB/results/h5/train.log 2>&1
+    cp $LAB/runs/h5/promotion.jsonl $LAB/results/h5/ 2>/dev/null
+    back h5 $LAB/runs/h5/final ;;
+  h5-score) score h5 $LAB/runs/h5/final validation 1-5 ;;
+  g16) stage1 g16 --num_generations 16 ;;
+  g16-score) score_both g16 ;;
+esac
+[ -z "$BG" ] && (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)
