@@ -60,13 +60,7 @@ case ${PART:?set PART=carry-in, start-in, h4-help, h4-help-score, h4n, h4n-score
   h4n-lr1-score) score h4n-lr1 $LAB/runs/h4n-lr1/final validation 1-4 ;;
   h5)
     start=$LAB/${FROM:?set FROM=h4n or h4n-lr1}; [ -f $start/adapter_model.safetensors ] || start=$LAB/runs/$FROM/final
-    mkdir -p $LAB/results/h5
-    timeout -s TERM 560 python3 -m training.cli.train --config training/recipes/stage-5.yaml --model $M --report_to none \
-      --init_adapter $start --supervised_help sft-stage-5-help-long --use_adaptive_entropy false --learning_rate $LR \
-      --max_train_minutes 5 --max_steps 3000 --output_dir $LAB/runs/h5 --results_dir $LAB/results/h5 \
-      > $LAB/results/h5/train.log 2>&1
-    cp $LAB/runs/h5/promotion.jsonl $LAB/results/h5/ 2>/dev/null
-    back h5 $LAB/runs/h5/final ;;
+    helped h5 5 $start sft-stage-5-help-long --use_adaptive_entropy false --learning_rate $LR ;;
   h5-score) score h5 $LAB/runs/h5/final validation 1-5 ;;
   g16) stage1 g16 --num_generations 16 ;;
   g16-score) score_both g16 ;;
