@@ -22,7 +22,7 @@ def test_make_train_stage_trains_with_trackio_by_default(tiny_model_dir, tmp_pat
         "train-stage",
         "N=3",
         "MODEL=tiny-random-llama",
-        _quick(tmp_path, "--max_completion_length 8 --derive_max_completion_length false"),
+        _quick(tmp_path, "--max_completion_length 8 --derive_max_completion_length false --supervised_help none"),
         "INIT_ADAPTER=base",
         env={"TRACKIO_DIR": str(tmp_path / "trackio")},
     )
