@@ -138,6 +138,11 @@ class Task(ABC):
         """A copy whose train problems draw their texts' registers with ``weights`` (interleave tasks only)."""
         raise ValueError(f"{self.name} draws no texts of registers: register weights apply to the interleave tasks")
 
+    def with_scrambled_fraction(self, fraction: float) -> Task:
+        """A copy whose train problems have, ``fraction`` of them, their texts' words shuffled (interleave tasks
+        only)."""
+        raise ValueError(f"{self.name} has no texts to scramble: a scrambled fraction applies to the interleave tasks")
+
     def with_rewards(self, reward_funcs: Sequence[Callable], reward_weights: Sequence[float] | None = None) -> Task:
         """A copy of this task with other rewards (equal weights unless given)."""
         task = copy.copy(self)

@@ -19,6 +19,7 @@ from dataset_builders.fetch import cache_dir
 from dataset_builders.indexing import AddressableConfig, check_integer
 from dataset_builders.interleave_curriculum.mix import check_register_weights
 from dataset_builders.interleave_curriculum.problems import GENERATOR_VERSION, InterleaveProblems
+from dataset_builders.interleave_curriculum.scramble import check_scrambled_fraction
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
 from dataset_builders.prompts import PROMPT_VERSION
 
@@ -52,24 +53,32 @@ class InterleaveCurriculumConfig(AddressableConfig):
     """Words per fragment, plus seed, split sizes and the first train index (to resume a stream).
 
     ``register_weights`` overrides ``mix.REGISTER_WEIGHTS`` in the train split only (None: the fixed mix); validation,
-    test and out_of_register keep the fixed mix, so scores stay comparable.
+    test and out_of_register keep the fixed mix, so scores stay comparable. ``scrambled_fraction`` of the train
+    problems (0: none) have their texts' words shuffled (``scramble.py``); the other splits keep every text in order.
     """
 
     n_words: int = 10
     out_of_register_size: int = 512
     register_weights: dict[str, int] | None = None
+    scrambled_fraction: float = 0.0
 
     def check(self) -> None:
-        """Raise ValueError for a fragment length, sizes or register weights that make no sense."""
+        """Raise ValueError for a fragment length, sizes, register weights or a scrambled fraction that make no
+        sense."""
         check_integer("n_words", self.n_words, minimum=1)
         check_integer("out_of_register_size", self.out_of_register_size, minimum=0)
         if self.register_weights is not None:
             check_register_weights(self.register_weights)
+        check_scrambled_fraction(self.scrambled_fraction)
         super().check()
 
     def split_register_weights(self, split: str) -> dict[str, int] | None:
         """The register weights of ``split``'s mix: this config's for train, the fixed mix (None) for the others."""
         return self.register_weights if split == "train" else None
+
+    def split_scrambled_fraction(self, split: str) -> float:
+        """The share of ``split``'s problems with scrambled texts: this config's for train, none for the others."""
+        return self.scrambled_fraction if split == "train" else 0.0
 
 
 def custom_config_name(n_words: int) -> str:
@@ -112,11 +121,15 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
 
     def _create_builder_config(self, config_name=None, custom_features=None, config_id=None, **config_kwargs):
         # No weights is the fixed mix: the config id (and cache folder) of before; weights go in sorted, so the order
-        # they were given in does not change it.
+        # they were given in does not change it. No scrambled problems likewise; 1 and 1.0 are one config.
         weights = config_kwargs.pop("register_weights", None)
         if weights is not None:
             check_register_weights(weights)
             config_kwargs["register_weights"] = dict(sorted(weights.items()))
+        fraction = config_kwargs.pop("scrambled_fraction", 0.0)
+        check_scrambled_fraction(fraction)
+        if fraction:
+            config_kwargs["scrambled_fraction"] = float(fraction)
         n_words = config_kwargs.get("n_words")
         if config_name is None and n_words is not None:
             config_name = config_name_for(n_words)
@@ -149,7 +162,12 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
         """The problem generator of ``split`` for this config (built once per builder)."""
         if split not in self._problems:
             self._problems[split] = InterleaveProblems(
-                self.corpus, split, self.config.n_words, self.config.seed, self.config.split_register_weights(split)
+                self.corpus,
+                split,
+                self.config.n_words,
+                self.config.seed,
+                self.config.split_register_weights(split),
+                self.config.split_scrambled_fraction(split),
             )
         return self._problems[split]
 

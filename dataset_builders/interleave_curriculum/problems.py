@@ -14,6 +14,7 @@ from dataset_builders.corpus import ALL_SPLITS, Corpus
 from dataset_builders.indexing import KeyedPermutation
 from dataset_builders.interleave_curriculum.fragments import FragmentSlots
 from dataset_builders.interleave_curriculum.mix import RegisterMix
+from dataset_builders.interleave_curriculum.scramble import check_scrambled_fraction, scrambled_text, scrambles
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
 from dataset_builders.prompts import interleave_prompt, interleave_target
 
@@ -34,14 +35,24 @@ class InterleaveProblems:
     """The problems of one split of the curriculum for one fragment length and seed.
 
     ``register_weights`` overrides weights of ``mix.REGISTER_WEIGHTS`` (integers; 0 leaves a register out).
+    ``scrambled_fraction`` of the problems (0: none) have each text's words shuffled (``scramble.py``) before the
+    prompt and target are built from them.
     """
 
     def __init__(
-        self, corpus: Corpus, split: str, n_words: int, seed: int = 0, register_weights: dict[str, int] | None = None
+        self,
+        corpus: Corpus,
+        split: str,
+        n_words: int,
+        seed: int = 0,
+        register_weights: dict[str, int] | None = None,
+        scrambled_fraction: float = 0.0,
     ):
         if split not in ALL_SPLITS:
             raise ValueError(f"unknown split {split!r}; expected one of {ALL_SPLITS}")
+        check_scrambled_fraction(scrambled_fraction)
         self.split, self.n_words, self.seed = split, n_words, seed
+        self.scrambled_fraction = float(scrambled_fraction)
         self.stage = stage_of(n_words)
         by_register: dict = {}
         for passage in corpus.split(split, min_words=n_words):
@@ -72,17 +83,26 @@ class InterleaveProblems:
         epoch, position = divmod(k, self.mix.cells[cell].pairs.n_pairs)
         return cell, self._permutation(cell, epoch)(position)
 
+    def scrambled(self, index: int) -> bool:
+        """Whether problem ``index``'s texts have their words shuffled (a row does not say: a column would change
+        every row of the published data)."""
+        return scrambles(self._key + "/scramble", index, self.scrambled_fraction)
+
     def __getitem__(self, index: int) -> dict:
         cell, pair = self.pair_index(index)
         fragment_a, fragment_b = self.mix.cells[cell].pairs.pair(pair)
+        text_a, text_b = fragment_a.text, fragment_b.text
+        if self.scrambled(index):
+            key = f"{self._key}/scramble/index={index}"
+            text_a, text_b = scrambled_text(text_a, key + "/text=a"), scrambled_text(text_b, key + "/text=b")
         return {
             "id": problem_id(self.n_words, self.split, self.seed, index),
             "stage": self.stage,
             "n_words": self.n_words,
-            "text_a": fragment_a.text,
-            "text_b": fragment_b.text,
-            "target": interleave_target(fragment_a.text, fragment_b.text),
-            "prompt": interleave_prompt(fragment_a.text, fragment_b.text),
+            "text_a": text_a,
+            "text_b": text_b,
+            "target": interleave_target(text_a, text_b),
+            "prompt": interleave_prompt(text_a, text_b),
             "source_a": fragment_a.passage.id,
             "source_b": fragment_b.passage.id,
             "register_a": fragment_a.passage.register,

@@ -14,6 +14,7 @@ from dataset_builders.interleave_curriculum.builder import config_name_for
 from dataset_builders.interleave_curriculum.mix import check_register_weights
 from dataset_builders.interleave_curriculum.problems import InterleaveProblems
 from dataset_builders.interleave_curriculum.rewards import INTERLEAVE_REWARD_WEIGHTS, INTERLEAVE_REWARDS
+from dataset_builders.interleave_curriculum.scramble import check_scrambled_fraction
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
 from dataset_builders.interleave_curriculum.streaming import curriculum_dataset, curriculum_stream
 from dataset_builders.prompts import chat_prompt_ids
@@ -38,10 +39,19 @@ class InterleaveTask(Task):
     held_out_splits = tuple(split for split in ALL_SPLITS if split != "train")  # out_of_register too
     train_words: tuple[int, ...] = ()  # with_train_words: the lengths train problems take turns over (empty: words)
     register_weights: dict[str, int] | None = None  # with_register_weights: the train split's mix (None: the fixed mix)
+    scrambled_fraction: float = 0.0  # with_scrambled_fraction: the share of train problems with shuffled texts
 
-    def __init__(self, name: str, n_words: int, seed: int = 0, register_weights: dict[str, int] | None = None):
+    def __init__(
+        self,
+        name: str,
+        n_words: int,
+        seed: int = 0,
+        register_weights: dict[str, int] | None = None,
+        scrambled_fraction: float = 0.0,
+    ):
         super().__init__(seed)
         self.name, self.words, self.register_weights = name, n_words, register_weights
+        self.scrambled_fraction = scrambled_fraction
         self.curriculum_stage = next((s for s, w in STAGE_WORDS.items() if w == n_words), None)
         before = self.curriculum_stage - 1 if self.curriculum_stage else 0
         self.previous = f"stage-{before}" if before in STAGE_WORDS else None
@@ -54,11 +64,17 @@ class InterleaveTask(Task):
     def _train_problems(self) -> InterleaveProblems:
         from dataset_builders.corpus import load_corpus
 
-        return InterleaveProblems(load_corpus(), "train", self.words, self.seed, self.register_weights)
+        return InterleaveProblems(
+            load_corpus(), "train", self.words, self.seed, self.register_weights, self.scrambled_fraction
+        )
 
     def stream(self, start_index: int) -> datasets.IterableDataset:
         return curriculum_stream(
-            n_words=self.words, seed=self.seed, start_index=start_index, register_weights=self.register_weights
+            n_words=self.words,
+            seed=self.seed,
+            start_index=start_index,
+            register_weights=self.register_weights,
+            scrambled_fraction=self.scrambled_fraction,
         )
 
     def with_train_words(self, words: Sequence[int]) -> InterleaveTask:
@@ -89,8 +105,21 @@ class InterleaveTask(Task):
         task.__dict__.pop("_train_problems", None)  # the copy draws its own
         return task
 
+    def with_scrambled_fraction(self, fraction: float) -> InterleaveTask:
+        """A copy whose train problems (every length, dynamic sampling's too) have, ``fraction`` of them, each
+        text's words shuffled (``scramble.py``), so a word can only be copied, not guessed; validation, test and
+        out_of_register keep their texts in order, so scores stay comparable."""
+        check_scrambled_fraction(fraction)
+        task = copy.copy(self)
+        task.scrambled_fraction = float(fraction)
+        task.__dict__.pop("_train_problems", None)  # the copy draws its own
+        return task
+
     def _length_tasks(self) -> list[InterleaveTask]:
-        return [InterleaveTask(f"words-{n}", n, self.seed, self.register_weights) for n in self.train_words]
+        return [
+            InterleaveTask(f"words-{n}", n, self.seed, self.register_weights, self.scrambled_fraction)
+            for n in self.train_words
+        ]
 
     def train_stream(self, start_index: int = 0) -> datasets.IterableDataset:
         if not self.train_words:
@@ -104,7 +133,12 @@ class InterleaveTask(Task):
 
     def problems(self, split: str, size: int | None = None) -> datasets.Dataset:
         return curriculum_dataset(
-            split, n_words=self.words, seed=self.seed, size=size, register_weights=self.register_weights
+            split,
+            n_words=self.words,
+            seed=self.seed,
+            size=size,
+            register_weights=self.register_weights,
+            scrambled_fraction=self.scrambled_fraction,
         )
 
     def problem(self, split: str, index: int) -> dict:
@@ -121,7 +155,8 @@ class InterleaveTask(Task):
     def _sample_key(self, tokenizer) -> tuple:
         """What the budget sample's token counts depend on: the tokenizer and this task's train problems."""
         weights = tuple(sorted(self.register_weights.items())) if self.register_weights else None
-        return getattr(tokenizer, "name_or_path", None), len(tokenizer), self.words, self.seed, weights
+        problems = (self.words, self.seed, weights, self.scrambled_fraction)
+        return getattr(tokenizer, "name_or_path", None), len(tokenizer), *problems
 
     def train_target_tokens(self, tokenizer) -> list[int]:
         """Token lengths of the targets of the first ``BUDGET_SAMPLE`` train problems (measured once per tokenizer)."""

@@ -147,3 +147,53 @@ def test_register_weights_reweight_the_train_problems_only(tiny_model_dir):
         stage.with_register_weights({"technical": 2})
     with pytest.raises(ValueError, match="register weights apply to the interleave tasks"):
         tasks.get("arithmetic").with_register_weights({"numeric": 2})
+
+
+def _shuffled(rows, plain_rows) -> list[bool]:
+    """Whether each row is its plain row (the same id) with the words of its texts in another order."""
+    out = []
+    for row, plain in zip(rows, plain_rows, strict=True):
+        assert row["id"] == plain["id"]
+        texts, plain_texts = (row["text_a"], row["text_b"]), (plain["text_a"], plain["text_b"])
+        same_words = all(sorted(t.split()) == sorted(p.split()) for t, p in zip(texts, plain_texts))
+        out.append(same_words and texts != plain_texts)
+    return out
+
+
+def test_a_scrambled_fraction_reaches_every_train_problem_only():
+    """--scrambled_fraction 1: single train problems, the train stream, dynamic sampling's and every train length have
+    their texts' words shuffled; validation, test and out_of_register rows stay the same; the task itself keeps its
+    texts in order."""
+    from itertools import islice
+
+    stage = tasks.get("stage-1")
+    stage.problem("train", 0)  # its train problems are built: the copy must draw its own
+    scrambled = stage.with_scrambled_fraction(1)
+    assert (stage.scrambled_fraction, scrambled.scrambled_fraction) == (0.0, 1.0)
+    plain_train = [stage.problem("train", i) for i in range(8)]
+    assert all(_shuffled([scrambled.problem("train", i) for i in range(8)], plain_train))
+    assert all(_shuffled(islice(scrambled.train_stream(0), 8), plain_train))
+    assert all(_shuffled(scrambled.problems("train", size=4), plain_train[:4]))
+    assert all(_shuffled(islice(scrambled.resample_problems(0), 8), islice(stage.resample_problems(0), 8)))
+    lengths, plain_lengths = scrambled.with_train_words([4, 10]), stage.with_train_words([4, 10])
+    assert all(_shuffled(islice(lengths.train_stream(0), 8), islice(plain_lengths.train_stream(0), 8)))
+    assert scrambled.problems("validation", size=8).to_list() == stage.problems("validation", size=8).to_list()
+    assert scrambled.problem("test", 3) == stage.problem("test", 3)
+    assert scrambled.problem("out_of_register", 3) == stage.problem("out_of_register", 3)
+    with pytest.raises(ValueError, match="scrambled fraction must be a number from 0 to 1"):
+        stage.with_scrambled_fraction(1.5)
+    with pytest.raises(ValueError, match="a scrambled fraction applies to the interleave tasks"):
+        tasks.get("arithmetic").with_scrambled_fraction(0.5)
+
+
+def test_the_budget_sample_of_a_scrambled_task_is_its_own(tiny_model_dir):
+    """The completion budget measures the scrambled targets, not the plain ones measured before them."""
+    from transformers import AutoTokenizer
+
+    stage = tasks.get("stage-1")
+    scrambled = stage.with_scrambled_fraction(1)
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
+    plain_tokens = stage.train_target_tokens(tokenizer)  # measured first: the scrambled task must measure its own
+    targets = [scrambled.problem("train", i)["target"] for i in range(len(plain_tokens))]
+    own = [len(ids) for ids in tokenizer(targets, add_special_tokens=False)["input_ids"]]
+    assert scrambled.train_target_tokens(tokenizer) == own != plain_tokens

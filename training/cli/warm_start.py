@@ -21,7 +21,13 @@ from pathlib import Path
 from base_models.models import ModelUnavailable
 from dataset_builders.fetch import FetchError
 from publishing.hub import HubError
-from training.core.arguments import REGISTER_WEIGHTS_HELP, RecipeError, parse_register_weights
+from training.core.arguments import (
+    REGISTER_WEIGHTS_HELP,
+    SCRAMBLED_FRACTION_HELP,
+    RecipeError,
+    parse_register_weights,
+    parse_scrambled_fraction,
+)
 from training.core.cuda_memory import allow_expandable_segments
 from training.core.quiet_warnings import silence_library_deprecations
 
@@ -52,6 +58,8 @@ class WarmStartArguments:
         },
     )
     register_weights: str | None = field(default=None, metadata={"help": REGISTER_WEIGHTS_HELP})
+    # a string, as RunArguments': --scrambled_fraction x is a RecipeError
+    scrambled_fraction: str | None = field(default=None, metadata={"help": SCRAMBLED_FRACTION_HELP})
     problems: int | None = field(
         default=None,
         metadata={
@@ -74,6 +82,9 @@ class WarmStartArguments:
         metadata={"help": "metrics and summary (default <output_dir>/results; results/ holds only curated copies)"},
     )
 
+    def __post_init__(self):
+        parse_scrambled_fraction(self.scrambled_fraction)  # a typo stops the run now, not after loading
+
 
 def parse_words(spec: str) -> list[int]:
     """``--words``: ``dataset_builders.tasks.parse_words``, its mistakes as a ``RecipeError``."""
@@ -87,7 +98,7 @@ def parse_words(spec: str) -> list[int]:
 
 def warm_start_tasks(args: WarmStartArguments) -> list:
     """The tasks the run draws from in turns (``dataset_builders.tasks.mix``), their train problems drawn with
-    ``--register_weights`` if given."""
+    ``--register_weights`` if given, and ``--scrambled_fraction`` of them with shuffled texts if not 0."""
     from dataset_builders import tasks
 
     try:
@@ -95,7 +106,9 @@ def warm_start_tasks(args: WarmStartArguments) -> list:
         if args.register_weights:
             weights = parse_register_weights(args.register_weights)
             task_list = [task.with_register_weights(weights) for task in task_list]
-    except ValueError as exc:  # an unknown task, or register weights for a task without registers
+        if fraction := parse_scrambled_fraction(args.scrambled_fraction):
+            task_list = [task.with_scrambled_fraction(fraction) for task in task_list]
+    except ValueError as exc:  # an unknown task, or register weights or scrambling for a task without texts
         raise RecipeError(str(exc)) from None
     return task_list
 
@@ -218,6 +231,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         "tasks": [t.name for t in task_list],
         "words": args.words if any(t.words for t in task_list) else None,
         "register_weights": args.register_weights,
+        "scrambled_fraction": parse_scrambled_fraction(args.scrambled_fraction),
         # what inference needs at the longest length trained (the one budget formula)
         "completion_budget": max(t.completion_budget(tokenizer) for t in task_list),
         "model": model_args.model_name_or_path,

@@ -48,6 +48,28 @@ def parse_register_weights(spec: str) -> dict[str, int]:
         raise RecipeError(f"--register_weights {exc}") from None
 
 
+SCRAMBLED_FRACTION_HELP = (
+    "interleave tasks: the share (0 to 1) of train problems whose two texts have their words shuffled before the "
+    "prompt and target are built, so that a word can only be copied, not guessed from the words before it "
+    "(dataset_builders/interleave_curriculum/scramble.py; every train length and dynamic sampling's problems too); "
+    "validation, test and out_of_register keep their texts in order; unset or 0: none"
+)
+
+
+def parse_scrambled_fraction(spec) -> float:
+    """``--scrambled_fraction`` (a flag's string or a recipe's number; unset: 0): ``scramble.parse_scrambled_fraction``,
+    its mistakes as a ``RecipeError``."""
+    from dataset_builders.interleave_curriculum.scramble import BadScrambledFraction
+    from dataset_builders.interleave_curriculum.scramble import parse_scrambled_fraction as parse
+
+    if spec is None:
+        return 0.0
+    try:
+        return parse(spec)
+    except BadScrambledFraction as exc:
+        raise RecipeError(f"--scrambled_fraction {exc}") from None
+
+
 @dataclass
 class RunArguments:
     """What a run trains on and the project's policies around TRL's GRPO step (checkpoints, logs, collapse).
@@ -73,6 +95,8 @@ class RunArguments:
         default=None,
         metadata={"help": REGISTER_WEIGHTS_HELP},
     )
+    # a string, parsed by parse_scrambled_fraction, so that --scrambled_fraction x is a RecipeError, not argparse's exit
+    scrambled_fraction: str | None = field(default=None, metadata={"help": SCRAMBLED_FRACTION_HELP})
     model_preset: str | None = field(
         default=None, metadata={"help": "a file name under training/recipes/models/ (without .yaml)"}
     )
@@ -237,6 +261,7 @@ class RunArguments:
             raise RecipeError(str(exc)) from None
         if self.register_weights:
             parse_register_weights(self.register_weights)  # a typo stops the run now, not after loading
+        parse_scrambled_fraction(self.scrambled_fraction)
 
 
 def read_yaml(path: Path) -> dict:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from dataset_builders import tasks
 from dataset_builders.task import Task
-from training.core.arguments import RecipeError, parse_register_weights
+from training.core.arguments import RecipeError, parse_register_weights, parse_scrambled_fraction
 
 
 def import_reward(dotted: str) -> Callable:
@@ -25,17 +25,19 @@ def import_reward(dotted: str) -> Callable:
 
 def task_for(run_args) -> Task:
     """The task a run's arguments name; ``train_words``, if given, the lengths its train problems take turns over;
-    ``register_weights``, if given, the register mix of its train problems; ``reward_funcs`` (dotted paths), if given,
-    replace its rewards."""
+    ``register_weights``, if given, the register mix of its train problems; ``scrambled_fraction``, if not 0, the share
+    of its train problems with shuffled texts; ``reward_funcs`` (dotted paths), if given, replace its rewards."""
     try:
         task = tasks.get(run_args.task, run_args.data_seed_problems)
         if run_args.train_words:
             task = task.with_train_words(tasks.parse_words(run_args.train_words))
         if run_args.register_weights:
             task = task.with_register_weights(parse_register_weights(run_args.register_weights))
+        if fraction := parse_scrambled_fraction(run_args.scrambled_fraction):
+            task = task.with_scrambled_fraction(fraction)
     except tasks.BadWords as exc:
         raise RecipeError(f"--train_words {exc}") from None
-    except ValueError as exc:  # an unknown task, or train lengths or register weights for a task without any
+    except ValueError as exc:  # an unknown task, or train lengths, register weights or scrambling for one without any
         raise RecipeError(str(exc)) from None
     if run_args.reward_funcs:
         task = task.with_rewards([import_reward(name) for name in run_args.reward_funcs])

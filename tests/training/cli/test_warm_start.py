@@ -68,18 +68,20 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     assert summary["completion_budget"] > 2 * 40  # the budget of the longest length (two 40-word texts)
     assert summary["packing"] is True and summary["problems"] == 24
     assert summary["nonfinite_gradient_steps_skipped"] == []  # the same record as GRPO runs keep
+    assert summary["scrambled_fraction"] == 0.0
     assert "INIT_ADAPTER=" in proc.stdout
 
     # a later phase continues that adapter (make warm-start RECIPE=...): it starts from its weights and moves them
     proc = _make_warm_start(
-        f"--max_steps 1 --warmup_steps 0 --words 4 --init_adapter {tmp_path}/run/final "
+        f"--max_steps 1 --warmup_steps 0 --words 4 --init_adapter {tmp_path}/run/final --scrambled_fraction 0.5 "
         f"--output_dir {tmp_path}/next --results_dir {tmp_path}/next-res"
     )
     assert f"continuing the adapter {tmp_path}/run/final" in proc.stdout
     after = load_file(tmp_path / "next" / "final" / "adapter_model.safetensors")
     assert after.keys() == weights.keys()
     assert any(not torch.equal(after[name], weights[name]) for name in weights)  # it trained further
-    assert json.loads((tmp_path / "next-res" / "summary.json").read_text())["init_adapter"] == f"{tmp_path}/run/final"
+    summary = json.loads((tmp_path / "next-res" / "summary.json").read_text())
+    assert (summary["init_adapter"], summary["scrambled_fraction"]) == (f"{tmp_path}/run/final", 0.5)
 
 
 def test_arithmetic_rows_are_train_products_and_never_a_held_out_pair():
@@ -156,3 +158,27 @@ def test_register_weights_reweight_the_rows_of_every_length(corpus):
         warm_start_tasks(WarmStartArguments(words="4,6", register_weights="numeric=x"))
     with pytest.raises(RecipeError, match="register weights apply to the interleave tasks"):
         warm_start_tasks(WarmStartArguments(task="arithmetic", register_weights="numeric=2"))
+
+
+def test_a_scrambled_fraction_shuffles_the_rows_of_every_length():
+    from training.cli.warm_start import parse_warm_start_arguments
+    from training.core.arguments import RECIPES_DIR
+
+    def texts(row) -> tuple[str, str]:
+        text = row["prompt"][-1]["content"]
+        return text.split("Text A:\n")[1].split("\n\nText B:")[0], text.split("Text B:\n")[1]
+
+    recipe = str(RECIPES_DIR / "sft-every-length.yaml")
+    args, _, _ = parse_warm_start_arguments(["--config", recipe, "--words", "4,6", "--scrambled_fraction", "1"])
+    assert [t.scrambled_fraction for t in warm_start_tasks(args)] == [1.0, 1.0]
+    rows = warm_start_dataset(warm_start_tasks(args), size=8)
+    plain = warm_start_dataset(warm_start_tasks(WarmStartArguments(words="4,6")), size=8)
+    for row, plain_row in zip(rows, plain, strict=True):
+        (a, b), (plain_a, plain_b) = texts(row), texts(plain_row)
+        assert sorted(a.split()) == sorted(plain_a.split()) and sorted(b.split()) == sorted(plain_b.split())
+        assert (a, b) != (plain_a, plain_b)
+        assert row["completion"] == [{"role": "assistant", "content": interleave_target(a, b)}]
+    with pytest.raises(RecipeError, match="--scrambled_fraction '2': expected a number from 0 to 1"):
+        WarmStartArguments(words="4,6", scrambled_fraction="2")
+    with pytest.raises(RecipeError, match="a scrambled fraction applies to the interleave tasks"):
+        warm_start_tasks(WarmStartArguments(task="arithmetic", scrambled_fraction="0.5"))

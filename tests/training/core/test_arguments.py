@@ -179,3 +179,29 @@ def test_register_weights_reweight_a_stages_train_problems():
     )
     with pytest.raises(RecipeError, match="register weights apply to the interleave tasks"):
         task_for(run)
+
+
+def test_a_scrambled_fraction_shuffles_a_stages_train_texts(tmp_path):
+    import re
+
+    from training.core.run_task import task_for
+
+    run, _, _ = parse_run_arguments(["--config", STAGE_3, "--scrambled_fraction", "0.3"])
+    assert (task_for(run).name, task_for(run).scrambled_fraction) == ("stage-3", 0.3)
+    assert task_for(parse_run_arguments(["--config", STAGE_3])[0]).scrambled_fraction == 0
+    assert task_for(parse_run_arguments(["--config", STAGE_3, "--scrambled_fraction", "0"])[0]).scrambled_fraction == 0
+    recipe = tmp_path / "scrambled.yaml"
+    recipe.write_text(f"base: {STAGE_3}\nscrambled_fraction: 0.3\n")  # a recipe key: a YAML number
+    assert task_for(parse_run_arguments(["--config", str(recipe)])[0]).scrambled_fraction == 0.3
+    for spec in ("-0.1", "1.5", "x", "nan", ""):
+        with pytest.raises(
+            RecipeError, match=re.escape(f"--scrambled_fraction '{spec}': expected a number from 0 to 1")
+        ):
+            parse_run_arguments(["--config", STAGE_3, "--scrambled_fraction", spec])  # at parsing, before loading
+    for value, shown in (("true", "True"), ("2", "2"), ("abc", "'abc'")):
+        recipe.write_text(f"base: {STAGE_3}\nscrambled_fraction: {value}\n")
+        with pytest.raises(RecipeError, match=f"--scrambled_fraction {shown}: expected a number from 0 to 1"):
+            parse_run_arguments(["--config", str(recipe)])
+    run, _, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "arithmetic.yaml"), "--scrambled_fraction", "0.5"])
+    with pytest.raises(RecipeError, match="a scrambled fraction applies to the interleave tasks"):
+        task_for(run)
