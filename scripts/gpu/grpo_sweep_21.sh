@@ -27,6 +27,16 @@
 #                more samples per prompt give the right answer more chances to appear in a group. From the format
 #                start, 313 steps (CLOCK=25 beside the others); g16-score (average and last weights, validation).
 #                Controls: e-ent 0.979 / 86.7%, seed1 0.976 / 85.2%.
+# Added in session 15 after --scrambled_fraction landed (e680e0a), before any part ran:
+# PART=scr       issue 18: stage 2 as batch 20's h50 (from e-ent's average, carried as .carry/start: CARRY=start
+#                PART=carry-in), with 30% of the help's and GRPO's train problems scrambled (each text's words
+#                shuffled: a word can only be copied, not guessed): the help sft-stage-2-help-scrambled, then 5 minutes
+#                of GRPO with --scrambled_fraction 0.3. Why: out of register, h3 slips 2x more often even on one-token
+#                words (results/grpo/batch-20/README.md). scr-score: validation stages 1-2, test and out_of_register
+#                at stage 2 (256 each); h50-oor: the control h50 (carried as .carry/h50) on test and out_of_register
+#                at stage 2. The rule: scrambling joins stage 2's help if validation at 25 words is no more than 0.01
+#                below h50's (0.846) and the out-of-register gap at 25 words shrinks by 0.02 or more. That rule
+#                looks at the out_of_register split, which then stops being a clean report for this one choice.
 # Plan: machine 1: bundles; carry-in h3; start-in; bg h4-help h4-help-score; TOGETHER bg h4n h4n-lr1 g16 (CLOCK=25);
 # the scores; machine 2 (or machine 1 if time is left): h5 from the pick, h5-score.
 source scripts/gpu/setup.sh
@@ -42,7 +52,7 @@ stage4() {  # NAME FLAGS...: 60 GRPO steps of stage-4.yaml from h4-help without 
   cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
   back $name $LAB/runs/$name/final
 }
-case ${PART:?set PART=carry-in, start-in, h4-help, h4-help-score, h4n, h4n-score, h4n-lr1, h4n-lr1-score, h5, h5-score, g16, g16-score, bg or wait} in
+case ${PART:?set PART=carry-in, start-in, h4-help, h4-help-score, h4n, h4n-score, h4n-lr1, h4n-lr1-score, h5, h5-score, scr, scr-score, h50-oor, g16, g16-score, bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_21.sh ;;  # PARTS="a b ..." [TOGETHER=1]
   wait) wait_parts ;;
   carry-in) mkdir -p $LAB/${CARRY:?} && cp .carry/$CARRY/adapter_config.json .carry/$CARRY/adapter_model.safetensors $LAB/$CARRY/ && ls $LAB/$CARRY ;;
@@ -62,6 +72,11 @@ case ${PART:?set PART=carry-in, start-in, h4-help, h4-help-score, h4n, h4n-score
     start=$LAB/${FROM:?set FROM=h4n or h4n-lr1}; [ -f $start/adapter_model.safetensors ] || start=$LAB/runs/$FROM/final
     helped h5 5 $start sft-stage-5-help-long --use_adaptive_entropy false --learning_rate $LR ;;
   h5-score) score h5 $LAB/runs/h5/final validation 1-5 ;;
+  scr) helped scr 2 $LAB/start sft-stage-2-help-scrambled --scrambled_fraction 0.3 ;;
+  scr-score)
+    score scr $LAB/runs/scr/final validation 1-2; score scr $LAB/runs/scr/final test 2
+    score scr $LAB/runs/scr/final out_of_register 2 ;;
+  h50-oor) score h50 $LAB/h50 test 2; score h50 $LAB/h50 out_of_register 2 ;;
   g16) stage1 g16 --num_generations 16 ;;
   g16-score) score_both g16 ;;
 esac

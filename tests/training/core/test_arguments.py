@@ -26,6 +26,7 @@ def test_every_recipe_parses():
         "sft-long-texts",
         "sft-long-weighted",
         "sft-stage-2-help-long",
+        "sft-stage-2-help-scrambled",
         "sft-stage-2-help",
         "sft-stage-3-help-long",
         "sft-stage-4-help-long",
