@@ -37,8 +37,17 @@
 #                at stage 2. The rule: scrambling joins stage 2's help if validation at 25 words is no more than 0.01
 #                below h50's (0.846) and the out-of-register gap at 25 words shrinks by 0.02 or more. That rule
 #                looks at the out_of_register split, which then stops being a clean report for this one choice.
-# Plan: machine 1: bundles; carry-in h3; start-in; bg h4-help h4-help-score; TOGETHER bg h4n h4n-lr1 g16 (CLOCK=25);
-# the scores; machine 2 (or machine 1 if time is left): h5 from the pick, h5-score.
+# PART=asft      item 4 on the real task (3x2 digits): make arithmetic-control's supervised phase (sft-arithmetic.yaml,
+#                its 6-minute guard; 23.6% greedy exact on test in session 5), then GRPO from it with batch 16's
+#                arithmetic settings (lr 1e-4, batch 128, the average at 0.98; arith16 gained +8.4 on 2x2 from the base
+#                model), 500 steps, where session 5's GRPO from it (lr 2e-5, 341 steps) moved nothing. An SFT start
+#                samples right answers ~20% of the time, so GRPO gets signal at once. asft-score: the base, the SFT
+#                adapter and the GRPO adapter, 512 validation and 512 test problems. Item 4's bar: +10 points over
+#                the SFT adapter, greedy, on test. Step-limited (CLOCK 25 is no bound), so it may run beside others.
+# Plan: machine 1: bundles; carry-in h3, start, h50 (a call each); start-in; bg h4-help h4-help-score; TOGETHER bg
+# h4n h4n-lr1 g16 asft (CLOCK=25; all step-limited); the scores and h50-oor; machine 2: bg scr scr-score (clocked,
+# alone), then h5 from the pick (clocked, alone), h5-score. Priority if time runs short: h4-help, h4n, h4n-lr1, scr,
+# asft, h5, g16.
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 mkdir -p $LAB/results/scores
@@ -52,7 +61,7 @@ stage4() {  # NAME FLAGS...: 60 GRPO steps of stage-4.yaml from h4-help without 
   cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
   back $name $LAB/runs/$name/final
 }
-case ${PART:?set PART=carry-in, start-in, h4-help, h4-help-score, h4n, h4n-score, h4n-lr1, h4n-lr1-score, h5, h5-score, scr, scr-score, h50-oor, g16, g16-score, bg or wait} in
+case ${PART:?set PART=carry-in, start-in, h4-help, h4-help-score, h4n, h4n-score, h4n-lr1, h4n-lr1-score, h5, h5-score, scr, scr-score, h50-oor, asft, asft-score, g16, g16-score, bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_21.sh ;;  # PARTS="a b ..." [TOGETHER=1]
   wait) wait_parts ;;
   carry-in) mkdir -p $LAB/${CARRY:?} && cp .carry/$CARRY/adapter_config.json .carry/$CARRY/adapter_model.safetensors $LAB/$CARRY/ && ls $LAB/$CARRY ;;
@@ -77,6 +86,19 @@ case ${PART:?set PART=carry-in, start-in, h4-help, h4-help-score, h4n, h4n-score
     score scr $LAB/runs/scr/final validation 1-2; score scr $LAB/runs/scr/final test 2
     score scr $LAB/runs/scr/final out_of_register 2 ;;
   h50-oor) score h50 $LAB/h50 test 2; score h50 $LAB/h50 out_of_register 2 ;;
+  asft)
+    mkdir -p $LAB/results/asft-sft $LAB/results/asft
+    python3 -m training.cli.warm_start --config training/recipes/sft-arithmetic.yaml --model $M --report_to none \
+      --output_dir $LAB/runs/asft-sft --results_dir $LAB/results/asft-sft > $LAB/results/asft-sft/train.log 2>&1
+    timeout -s TERM 1560 python3 -m training.cli.train --config training/recipes/arithmetic-from-sft.yaml --model $M \
+      --report_to none --init_adapter $LAB/runs/asft-sft/final --learning_rate 1e-4 --per_device_train_batch_size 128 \
+      --weight_average_decay 0.98 --max_steps 500 --max_train_minutes 25 --output_dir $LAB/runs/asft \
+      --results_dir $LAB/results/asft > $LAB/results/asft/train.log 2>&1 ;;
+  asft-score)
+    for a in asft-sft asft; do
+      python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/$a/final --stages "" --arithmetic arithmetic-3x2 \
+        --n 512 --splits validation,test --baseline true --out $LAB/results/$a/eval 2>&1 | grep "^| arith" | sed "s/^/$a: /"
+    done ;;
   g16) stage1 g16 --num_generations 16 ;;
   g16-score) score_both g16 ;;
 esac
