@@ -100,19 +100,22 @@ class InterleaveTask(Task):
                 f"register weights name {', '.join(missing)}, which the corpus has no train text of (registers held "
                 f"out of train: {held_out}): weight the training registers"
             )
-        task = copy.copy(self)
-        task.register_weights = dict(weights)
-        task.__dict__.pop("_train_problems", None)  # the copy draws its own
-        return task
+        return self._redrawn(register_weights=dict(weights))
 
     def with_scrambled_fraction(self, fraction: float) -> InterleaveTask:
         """A copy whose train problems (every length, dynamic sampling's too) have, ``fraction`` of them, each
         text's words shuffled (``scramble.py``), so a word can only be copied, not guessed; validation, test and
         out_of_register keep their texts in order, so scores stay comparable."""
         check_scrambled_fraction(fraction)
+        return self._redrawn(scrambled_fraction=float(fraction))
+
+    def _redrawn(self, **draw) -> InterleaveTask:
+        """A copy with other settings of how its train problems are drawn (``register_weights``,
+        ``scrambled_fraction``); the copy draws its own train problems."""
         task = copy.copy(self)
-        task.scrambled_fraction = float(fraction)
-        task.__dict__.pop("_train_problems", None)  # the copy draws its own
+        for name, value in draw.items():
+            setattr(task, name, value)
+        task.__dict__.pop("_train_problems", None)
         return task
 
     def _length_tasks(self) -> list[InterleaveTask]:

@@ -25,7 +25,6 @@ from training.core.arguments import (
     REGISTER_WEIGHTS_HELP,
     SCRAMBLED_FRACTION_HELP,
     RecipeError,
-    parse_register_weights,
     parse_scrambled_fraction,
 )
 from training.core.cuda_memory import allow_expandable_segments
@@ -100,14 +99,13 @@ def warm_start_tasks(args: WarmStartArguments) -> list:
     """The tasks the run draws from in turns (``dataset_builders.tasks.mix``), their train problems drawn with
     ``--register_weights`` if given, and ``--scrambled_fraction`` of them with shuffled texts if not 0."""
     from dataset_builders import tasks
+    from training.core.run_task import with_train_draw
 
     try:
-        task_list = tasks.mix(args.task, parse_words(args.words), args.problem_seed)
-        if args.register_weights:
-            weights = parse_register_weights(args.register_weights)
-            task_list = [task.with_register_weights(weights) for task in task_list]
-        if fraction := parse_scrambled_fraction(args.scrambled_fraction):
-            task_list = [task.with_scrambled_fraction(fraction) for task in task_list]
+        task_list = [
+            with_train_draw(task, args.register_weights, args.scrambled_fraction)
+            for task in tasks.mix(args.task, parse_words(args.words), args.problem_seed)
+        ]
     except ValueError as exc:  # an unknown task, or register weights or scrambling for a task without texts
         raise RecipeError(str(exc)) from None
     return task_list

@@ -23,6 +23,17 @@ def import_reward(dotted: str) -> Callable:
     return function
 
 
+def with_train_draw(task: Task, register_weights: str | None, scrambled_fraction) -> Task:
+    """``task`` with the flags on how its train problems are drawn: ``--register_weights`` if given, and
+    ``--scrambled_fraction`` if not 0 (GRPO's and the warm start's flags). A ValueError (a RecipeError for a bad
+    value) where they do not apply."""
+    if register_weights:
+        task = task.with_register_weights(parse_register_weights(register_weights))
+    if fraction := parse_scrambled_fraction(scrambled_fraction):
+        task = task.with_scrambled_fraction(fraction)
+    return task
+
+
 def task_for(run_args) -> Task:
     """The task a run's arguments name; ``train_words``, if given, the lengths its train problems take turns over;
     ``register_weights``, if given, the register mix of its train problems; ``scrambled_fraction``, if not 0, the share
@@ -31,10 +42,7 @@ def task_for(run_args) -> Task:
         task = tasks.get(run_args.task, run_args.data_seed_problems)
         if run_args.train_words:
             task = task.with_train_words(tasks.parse_words(run_args.train_words))
-        if run_args.register_weights:
-            task = task.with_register_weights(parse_register_weights(run_args.register_weights))
-        if fraction := parse_scrambled_fraction(run_args.scrambled_fraction):
-            task = task.with_scrambled_fraction(fraction)
+        task = with_train_draw(task, run_args.register_weights, run_args.scrambled_fraction)
     except tasks.BadWords as exc:
         raise RecipeError(f"--train_words {exc}") from None
     except ValueError as exc:  # an unknown task, or train lengths, register weights or scrambling for one without any
