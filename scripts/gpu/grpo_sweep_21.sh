@@ -48,6 +48,11 @@
 # h4n h4n-lr1 g16 asft (CLOCK=25; all step-limited); the scores and h50-oor; machine 2: bg scr scr-score (clocked,
 # alone), then h5 from the pick (clocked, alone), h5-score. Priority if time runs short: h4-help, h4n, h4n-lr1, scr,
 # asft, h5, g16.
+# Session 16's order (written before the first call; one held machine is taken back after 30 min): machine 1: the five
+# bundles; carry-in h3 with bg h4-help, a wait for it, then three chains at once (bg, one after another within each):
+# "h4n h4n-score", "h4n-lr1 h4n-lr1-score", "asft asft-score", and h4-help-score. Machine 2: the bundles; carry-in
+# start with the chain "scr scr-score h50-oor h5 h5-score" (FROM and LR by the pick; scr and h5 each run alone), then
+# carry-in h50 and the pick (calls of their own, long before their parts start). g16 waits for a later session.
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 mkdir -p $LAB/results/scores
