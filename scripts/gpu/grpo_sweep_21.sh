@@ -53,6 +53,11 @@
 # "h4n h4n-score", "h4n-lr1 h4n-lr1-score", "asft asft-score", and h4-help-score. Machine 2: the bundles; carry-in
 # start with the chain "scr scr-score h50-oor h5 h5-score" (FROM and LR by the pick; scr and h5 each run alone), then
 # carry-in h50 and the pick (calls of their own, long before their parts start). g16 waits for a later session.
+# Session 16, after h4n (0.000 at stage 4: it collapsed without the bonus too) and h4n-lr1 (0.717, under h4-help's
+# 0.788): the rule above would run h5 from h4-help at h4n's 3e-4, the rate that just collapsed from that very start,
+# so instead (decided then, on validation): PART=h4n-lr03, the same 60 steps at --learning_rate 3e-5 (run at once on
+# the same machine as an inline command equal to this part, so it was written down after it ran: 0.796 / 52.0% at
+# stage 4), then h5 from it: CARRY=h4n-lr03 PART=carry-in, FROM=h4n-lr03 LR=3e-5 PART=h5, h5-score.
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 mkdir -p $LAB/results/scores
@@ -66,7 +71,7 @@ stage4() {  # NAME FLAGS...: 60 GRPO steps of stage-4.yaml from h4-help without 
   cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
   back $name $LAB/runs/$name/final
 }
-case ${PART:?set PART=carry-in, start-in, h4-help, h4-help-score, h4n, h4n-score, h4n-lr1, h4n-lr1-score, h5, h5-score, scr, scr-score, h50-oor, asft, asft-score, g16, g16-score, bg or wait} in
+case ${PART:?set PART=carry-in, start-in, h4-help, h4-help-score, h4n, h4n-score, h4n-lr1, h4n-lr1-score, h4n-lr03, h4n-lr03-score, h5, h5-score, scr, scr-score, h50-oor, asft, asft-score, g16, g16-score, bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_21.sh ;;  # PARTS="a b ..." [TOGETHER=1]
   wait) wait_parts ;;
   carry-in) mkdir -p $LAB/${CARRY:?} && cp .carry/$CARRY/adapter_config.json .carry/$CARRY/adapter_model.safetensors $LAB/$CARRY/ && ls $LAB/$CARRY ;;
@@ -82,6 +87,8 @@ case ${PART:?set PART=carry-in, start-in, h4-help, h4-help-score, h4n, h4n-score
   h4n-score) score h4n $LAB/runs/h4n/final validation 1-4 ;;
   h4n-lr1) stage4 h4n-lr1 --learning_rate 1e-4 ;;
   h4n-lr1-score) score h4n-lr1 $LAB/runs/h4n-lr1/final validation 1-4 ;;
+  h4n-lr03) stage4 h4n-lr03 --learning_rate 3e-5 ;;
+  h4n-lr03-score) score h4n-lr03 $LAB/runs/h4n-lr03/final validation 1-4 ;;
   h5)
     start=$LAB/${FROM:?set FROM=h4n or h4n-lr1}; [ -f $start/adapter_model.safetensors ] || start=$LAB/runs/$FROM/final
     helped h5 5 $start sft-stage-5-help-long --use_adaptive_entropy false --learning_rate $LR ;;
