@@ -112,14 +112,20 @@ stage1() {
 score_both() {
   score $1-average $LAB/runs/$1/final validation 1 & score $1-raw $LAB/runs/$1/final-raw validation 1 & wait
 }
+# chain_stage NAME N START FLAGS...: stage-N.yaml as committed (make train-stage N) from the adapter START, with FLAGS
+# over it; the adapter back
+chain_stage() {
+  local name=$1 stage=$2 start=$3; shift 3
+  mkdir -p $LAB/results/$name
+  timeout -s TERM 1500 python3 -m training.cli.train --config training/recipes/stage-$stage.yaml --model $M \
+    --report_to none --init_adapter $start "$@" \
+    --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
+  cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
+  back $name $LAB/runs/$name/final
+}
 # helped NAME STAGE START HELP FLAGS...: stage-STAGE.yaml from the adapter START with the supervised help HELP (its
 # recipe bounds it, 2 min), then 5 minutes of GRPO alone; the adapter back
 helped() {
   local name=$1 stage=$2 start=$3 help=$4; shift 4
-  mkdir -p $LAB/results/$name
-  timeout -s TERM 560 python3 -m training.cli.train --config training/recipes/stage-$stage.yaml --model $M \
-    --report_to none --init_adapter $start --supervised_help $help --max_train_minutes 5 --max_steps 3000 "$@" \
-    --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
-  cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
-  back $name $LAB/runs/$name/final
+  chain_stage $name $stage $start --supervised_help $help --max_train_minutes 5 --max_steps 3000 "$@"
 }
