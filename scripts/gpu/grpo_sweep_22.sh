@@ -8,7 +8,8 @@
 # Parts (each one call, or in the background with PART=bg / PART=wait, scripts/gpu/setup.sh's start_parts):
 #
 # PART=carry-in  CARRY=NAME: copy the carried .carry/NAME (an adapter) to $LAB/NAME. Batch 22 carries h5, h3 and scr
-#                (batch 21's h5 and scr, batch 20's h3: /work/keep/batch-2{0,1}/...; 19.6 MB each, a call each).
+#                (batch 21's h5 and scr, batch 20's h3: /work/keep/batch-21/m24/out/h5, /work/keep/batch-21/m18/out/scr,
+#                /work/keep/batch-20/out/h3; 19.6 MB each, a call each).
 # PART=h6        item 2, the last stage: stage-6.yaml (bases/interleave-long.yaml: lr 3e-5, no bonus) from $LAB/h5 with
 #                the help sft-stage-6-help-long (texts of 4-500 words, 2 min), then 5 minutes of GRPO alone. Its
 #                metrics are also item 3's collapse numbers after the curriculum (zero-variance fraction and reward a
