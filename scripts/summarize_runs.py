@@ -4,7 +4,8 @@ the validation curve (promotion checks), the final validation score, and the tra
     python scripts/summarize_runs.py RESULTS_DIR OUT.json [--note "what the batch tested"]
 
 RESULTS_DIR holds one folder per run as `scripts/gpu/grpo_arms.sh` writes them (summary.json, metrics.jsonl,
-promotion.jsonl, eval-validation/eval.json).
+promotion.jsonl, eval-validation/eval.json; or the later sweeps' scores/RUN-validation/eval.json beside the runs).
+Folders without a summary.json (logs, scores) are not runs.
 """
 
 import argparse
@@ -27,6 +28,8 @@ def run_record(folder: Path) -> dict:
     summary = json.loads((folder / "summary.json").read_text()) if (folder / "summary.json").exists() else {}
     metrics = read_jsonl(folder / "metrics.jsonl")
     evaluation = folder / "eval-validation" / "eval.json"
+    if not evaluation.exists():  # the later sweeps' layout: scores/NAME-validation/ beside the runs
+        evaluation = folder.parent / "scores" / f"{folder.name}-validation" / "eval.json"
     rows = json.loads(evaluation.read_text())["rows"] if evaluation.exists() else []
     keys = (
         "reward",
@@ -62,7 +65,7 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("--note", default="")
     args = parser.parse_args()
-    runs = [run_record(f) for f in sorted(args.results_dir.iterdir()) if f.is_dir()]
+    runs = [run_record(f) for f in sorted(args.results_dir.iterdir()) if (f / "summary.json").is_file()]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"note": args.note, "runs": runs}, indent=1) + "\n")
     for run in runs:
