@@ -29,8 +29,10 @@ def test_every_recipe_parses():
         "sft-stage-2-help-scrambled",
         "sft-stage-2-help",
         "sft-stage-3-help-long",
+        "sft-stage-3-help-scrambled",
         "sft-stage-4-help-long",
         "sft-stage-5-help-long",
+        "sft-stage-6-help-long",
         *[f"stage-{n}" for n in range(1, 7)],
     ]
     for path in recipes:
@@ -81,14 +83,17 @@ def test_unknown_recipe_keys_are_named(tmp_path):
 
 
 def test_a_recipe_holds_what_differs_from_its_base(tmp_path):
-    """Stage recipes name bases/interleave.yaml (itself on bases/grpo.yaml) and hold only what differs."""
+    """Stage recipes name bases/interleave.yaml (itself on bases/grpo.yaml), or for stages 4-6
+    bases/interleave-long.yaml (on bases/interleave.yaml), and hold only what differs."""
     _, grpo_3, _ = parse_run_arguments(["--config", STAGE_3])
     _, grpo_6, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "stage-6.yaml")])
-    assert grpo_3.learning_rate == grpo_6.learning_rate == 3e-4 and grpo_3.num_generations == 8  # from the bases
-    assert grpo_3.per_device_train_batch_size == 128 and grpo_3.logging_steps == 1  # interleave.yaml, grpo.yaml
+    assert grpo_3.learning_rate == 3e-4 and grpo_3.num_generations == grpo_6.num_generations == 8  # from the bases
+    assert grpo_6.learning_rate == 3e-5 and not grpo_6.use_adaptive_entropy and grpo_3.use_adaptive_entropy
+    assert grpo_3.per_device_train_batch_size == grpo_6.per_device_train_batch_size == 128  # interleave.yaml
+    assert grpo_3.logging_steps == grpo_6.logging_steps == 1 and grpo_6.gradient_checkpointing  # grpo.yaml, -long
     _, arithmetic, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "arithmetic-from-sft.yaml")])
     assert arithmetic.learning_rate == 2e-5 and arithmetic.per_device_train_batch_size == 64  # grpo.yaml only
-    assert (grpo_3.max_steps, grpo_6.max_steps) == (200, 100)  # stage 6 overrides the base
+    assert (grpo_3.max_steps, grpo_6.max_steps) == (29, 100)  # each stage overrides the base's 200
     for n in range(1, 7):
         assert len((RECIPES_DIR / f"stage-{n}.yaml").read_text().splitlines()) <= 10
 
