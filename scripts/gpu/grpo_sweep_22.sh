@@ -35,19 +35,23 @@
 #                carried as .carry/start), no help (--supervised_help none), 5 minutes of GRPO alone: its zero-variance
 #                fraction and reward a step against h6's (through the curriculum). s6-direct-score: validation at
 #                stages 1 and 6.
+# PART=sup2      item 3 on today's corpus: the supervised chain's first two steps (make curriculum's warm-start,
+#                sft-every-length.yaml, 7 min; then warm-start-long, sft-long-weighted.yaml, 800 steps ~5.5 min) from a
+#                fresh adapter, alone. sup2-score: test, stages 1-6 (report: results/curriculum's 12.5-minute point
+#                was on corpus version 1, and batch 21 set it beside the help + GRPO chain).
 # PART=g16       item 1 (deferred from batch 21): stage-1.yaml with --num_generations 16 (8 prompts x 16 samples),
 #                313 steps (CLOCK=25 beside others); g16-score (average and last weights, validation). Controls: e-ent
 #                0.979 / 86.7%, seed1 0.976 / 85.2%.
 # Plan (one machine is taken back after 30 minutes held; write any change down before the first call):
 # machine 1: the five bundles; carry-in h5 with bg "h6 h6-score" (clocked, alone); then TOGETHER bg "h5-report" and
 # "a2-long a2-long-score". Machine 2: the bundles; carry-in h3 with bg "h4-eq h4-eq-score h3-oor" (clocked, alone);
-# carry-in scr; then bg "h3s h3s-score". Priority if time runs short: h6, h4-eq, h3s (+h3-oor), h5-report, a2-long,
-# s6-direct, g16.
+# carry-in scr; then bg "h3s h3s-score". Priority if time runs short: h6, h4-eq, h3s (+h3-oor), h5-report, sup2,
+# a2-long, s6-direct, g16.
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 mkdir -p $LAB/results/scores
 ARITH_STEPS=${ARITH_STEPS:-1000}  # a2-long's steps
-case ${PART:?set PART=carry-in, h6, h6-score, h4-eq, h4-eq-score, h5-report, h3s, h3s-score, h3-oor, a2-long, a2-long-score, s6-direct, s6-direct-score, start-in, g16, g16-score, bg or wait} in
+case ${PART:?set PART=carry-in, h6, h6-score, h4-eq, h4-eq-score, h5-report, h3s, h3s-score, h3-oor, a2-long, a2-long-score, s6-direct, s6-direct-score, sup2, sup2-score, start-in, g16, g16-score, bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_22.sh ;;  # PARTS="a b ..." [TOGETHER=1]
   wait) wait_parts ;;
   carry-in) mkdir -p $LAB/${CARRY:?} && cp .carry/$CARRY/adapter_config.json .carry/$CARRY/adapter_model.safetensors $LAB/$CARRY/ && ls $LAB/$CARRY ;;
@@ -77,6 +81,15 @@ case ${PART:?set PART=carry-in, h6, h6-score, h4-eq, h4-eq-score, h5-report, h3s
       --n 512 --splits validation,test --baseline true --out $LAB/results/a2-long/eval 2>&1 | grep "^| arith" ;;
   s6-direct) chain_stage s6-direct 6 $LAB/start --supervised_help none --max_train_minutes 5 --max_steps 3000 ;;
   s6-direct-score) score s6-direct $LAB/runs/s6-direct/final validation 1,6 ;;
+  sup2)
+    mkdir -p $LAB/results/sup-1 $LAB/results/sup-2
+    python3 -m training.cli.warm_start --config training/recipes/sft-every-length.yaml --model $M --report_to none \
+      --output_dir $LAB/runs/sup-1 --results_dir $LAB/results/sup-1 > $LAB/results/sup-1/train.log 2>&1
+    python3 -m training.cli.warm_start --config training/recipes/sft-long-weighted.yaml --model $M --report_to none \
+      --init_adapter $LAB/runs/sup-1/final --output_dir $LAB/runs/sup-2 --results_dir $LAB/results/sup-2 \
+      > $LAB/results/sup-2/train.log 2>&1
+    back sup-2 $LAB/runs/sup-2/final ;;
+  sup2-score) score sup-2 $LAB/runs/sup-2/final test 1-6 ;;
   start-in) format_start ;;
   g16) stage1 g16 --num_generations 16 ;;
   g16-score) score_both g16 ;;
