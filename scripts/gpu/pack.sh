@@ -31,3 +31,6 @@ mkdir -p .gpu/$((n + 1)) && mv $stage/wheels $stage/corpus.tar.xz .gpu/$((n + 1)
 rm -rf $stage
 echo "working tree $((tree / 1048576)) MiB, room per call $((room / 1048576)) MiB; carry each bundle in its own call, in order:"
 du -sh .gpu/*/
+# the device tool counts a call as more than its files' bytes (tar headers and padding): check the biggest bundle's
+# call, and carry adapters in calls of their own
+.venv/bin/python scripts/gpu/call_size.py .gpu/1 | tail -1
