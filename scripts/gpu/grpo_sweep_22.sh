@@ -42,8 +42,12 @@
 # PART=g16       item 1 (deferred from batch 21): stage-1.yaml with --num_generations 16 (8 prompts x 16 samples),
 #                313 steps (CLOCK=25 beside others); g16-score (average and last weights, validation). Controls: e-ent
 #                0.979 / 86.7%, seed1 0.976 / 85.2%.
+# Memory: GRPO's peak grows with the longest completion of a step, ~0.045 GiB a token at batch 128 (batch 21: 23 GiB
+# at stage 4's 465 tokens, 43 GiB at stage 5's 963). Stage 6's longest completions should reach ~2,400 tokens (2.5x
+# stage 5's): ~100-110 GiB, over an H100's 80. So h6 and s6-direct run on an H200 (kind nvidia-h200, 139 GiB; one
+# chip, counted like the H100). If h6 still runs out of memory there, rerun it with --per_device_train_batch_size 64.
 # Plan (one machine is taken back after 30 minutes held; write any change down before the first call):
-# machine 1: the five bundles; carry-in h5 with bg "h6 h6-score" (clocked, alone); then TOGETHER bg "h5-report" and
+# machine 1 (nvidia-h200): the five bundles; carry-in h5 with bg "h6 h6-score" (clocked, alone); then TOGETHER bg "h5-report" and
 # "a2-long a2-long-score". Machine 2: the bundles; carry-in h3 with bg "h4-eq h4-eq-score h3-oor" (clocked, alone);
 # carry-in scr; then bg "h3s h3s-score". Priority if time runs short: h6, h4-eq, h3s (+h3-oor), h5-report, sup2,
 # a2-long, s6-direct, g16.
