@@ -5,6 +5,7 @@
 # ~30 s idle), each running `source scripts/gpu/setup.sh`. The last bundle brings the wheels and the corpus; once
 # every part named in `parts` is here, the model is joined, checked and converted (~50 s). A machine that went cold
 # needs them all again.
+# Before the first call, here: .venv/bin/python scripts/gpu/call_size.py .gpu/1 (the device counts a call as tar does).
 G=/tmp/gpu
 mkdir -p $G
 for part in .gpu/*/model.part_* .gpu/*/parts; do
