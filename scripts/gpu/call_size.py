@@ -4,6 +4,7 @@ device tool refuses calls over 64 MiB by a count that plain file sizes underesti
 MB beside a 24.59 MB bundle (66.6 MB, under 67.1) was refused, and the tar estimate (67.7 MB) says why.
 
     .venv/bin/python scripts/gpu/call_size.py [CARRIED_PATH ...]     exits 1 when the call would be over the limit
+    .venv/bin/python scripts/gpu/call_size.py --tree_bytes           what every call carries (scripts/gpu/pack.sh)
 """
 
 from __future__ import annotations
@@ -40,15 +41,24 @@ def files_under(path: Path) -> list[Path]:
     return [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
 
 
-def main(argv: list[str] | None = None) -> int:
-    carried = [Path(a) for a in (sys.argv[1:] if argv is None else argv)]
+def always_carried() -> dict[str, int]:
+    """What every call carries, in bytes as the tool counts them: the working tree and ../shared."""
     root = Path(
         subprocess.run(
             ["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True
         ).stdout.strip()
     )
     shared = root.parent / "shared"
-    parts = {"tree": tar_bytes(tree_files(root)), "../shared": tar_bytes(files_under(shared)) if shared.exists() else 0}
+    return {"tree": tar_bytes(tree_files(root)), "../shared": tar_bytes(files_under(shared)) if shared.exists() else 0}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    parts = always_carried()
+    if args == ["--tree_bytes"]:
+        print(sum(parts.values()))
+        return 0
+    carried = [Path(a) for a in args]
     for path in carried:
         parts[str(path)] = tar_bytes(files_under(path))
     total = sum(parts.values())

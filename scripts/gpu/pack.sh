@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 ../shared/gpu/pack.sh "$@" >/dev/null
-tree=$( { git ls-files -z; git ls-files -z -o --exclude-standard; } | xargs -0 -r du -cb 2>/dev/null | tail -1 | cut -f1)
+tree=$(.venv/bin/python scripts/gpu/call_size.py --tree_bytes)   # as the device tool counts it: tar headers and padding
 room=$(( 64 * 1024 * 1024 - tree - 4 * 1024 * 1024 ))   # 4 MiB spare for what the tree gains before the calls
 [ $room -gt 20000000 ] || { echo "the working tree ($tree bytes) leaves too little room for bundles"; exit 2; }
 stage=.gpu/stage && mkdir -p $stage/wheels
@@ -31,6 +31,5 @@ mkdir -p .gpu/$((n + 1)) && mv $stage/wheels $stage/corpus.tar.xz .gpu/$((n + 1)
 rm -rf $stage
 echo "working tree $((tree / 1048576)) MiB, room per call $((room / 1048576)) MiB; carry each bundle in its own call, in order:"
 du -sh .gpu/*/
-# the device tool counts a call as more than its files' bytes (tar headers and padding): check the biggest bundle's
-# call, and carry adapters in calls of their own
+# the biggest bundle's call, counted the same way (carry adapters in calls of their own)
 .venv/bin/python scripts/gpu/call_size.py .gpu/1 | tail -1

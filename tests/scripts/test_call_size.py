@@ -1,15 +1,13 @@
 """scripts/gpu/call_size.py counts files as a tar archive holds them: never less than tar itself writes, apart from
 the archive's closing blocks (a record of at most 10 KiB) and long-name headers."""
 
-import importlib.util
 import io
 import tarfile
 
 from tests.conftest import REPO_ROOT
+from tests.scripts import load_script
 
-spec = importlib.util.spec_from_file_location("call_size", REPO_ROOT / "scripts" / "gpu" / "call_size.py")
-call_size = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(call_size)
+call_size = load_script("scripts/gpu/call_size.py")
 
 
 def test_the_estimate_is_the_size_of_a_tar_of_the_files(tmp_path):
@@ -30,3 +28,8 @@ def test_the_tree_is_what_git_would_send(tmp_path):
     files = {p.relative_to(REPO_ROOT).as_posix() for p in call_size.tree_files(REPO_ROOT)}
     assert "Makefile" in files and "scripts/gpu/call_size.py" in files
     assert not any(name.startswith((".venv/", ".gpu/", ".carry/")) for name in files)  # ignored: never sent
+
+
+def test_tree_bytes_is_what_every_call_carries(capsys):
+    assert call_size.main(["--tree_bytes"]) == 0
+    assert int(capsys.readouterr().out) == sum(call_size.always_carried().values()) > 0
