@@ -25,7 +25,7 @@ def read_jsonl(path: Path) -> list[dict]:
 
 
 def run_record(folder: Path) -> dict:
-    summary = json.loads((folder / "summary.json").read_text()) if (folder / "summary.json").exists() else {}
+    summary = json.loads((folder / "summary.json").read_text())  # a run folder has one (main)
     metrics = read_jsonl(folder / "metrics.jsonl")
     evaluation = folder / "eval-validation" / "eval.json"
     if not evaluation.exists():  # the later sweeps' layout: scores/NAME-validation/ beside the runs
