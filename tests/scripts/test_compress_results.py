@@ -1,15 +1,13 @@
 """scripts/compress_results.py: bulky logs become .gz with the same bytes inside; plots become palette PNGs."""
 
 import gzip
-import importlib.util
 from pathlib import Path
 
 from PIL import Image
 
-ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("compress_results", ROOT / "scripts" / "compress_results.py")
-compress_results = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(compress_results)
+from tests.scripts import load_script
+
+compress_results = load_script("scripts/compress_results.py")
 
 
 def _plot(path: Path) -> None:
