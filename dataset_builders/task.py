@@ -55,6 +55,8 @@ class Task(ABC):
     dataset_title: str  # the dataset as a card names it
     order: tuple = ()  # where the task sorts in tables
     held_out_splits: tuple[str, ...] = ("validation", "test")  # the splits evaluation can score it on
+    # what per-word credit scores one unit of: "word" (whitespace words) or "char" (each non-space character)
+    credit_unit = "word"
 
     def __init__(self, seed: int = 0):
         self.seed = seed

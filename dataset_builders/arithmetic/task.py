@@ -26,6 +26,7 @@ class ArithmeticTask(Task):
     description = "Multiplication"
     dataset_folder = DATASET_FOLDER
     dataset_title = "Arithmetic control"
+    credit_unit = "char"  # per-word credit scores each digit of the answer
 
     def __init__(self, name: str, a_digits: int = 3, b_digits: int = 2, seed: int = 0):
         super().__init__(seed)

@@ -80,7 +80,7 @@ start_parts() {
     BG=1 OUT=$LAB/staging/$2 PART=$2 bash $1 > $LAB/results/bg-$2.log 2>&1
     mv $LAB/staging/$2/* $LAB/outbox/ 2>/dev/null; rm -f $LAB/running/$2
   }
-  export -f run_part; export LAB CLOCK ARITH_STEPS FROM
+  export -f run_part; export LAB CLOCK ARITH_STEPS FROM BACK_RAW
   if [ -n "$TOGETHER" ]; then
     for p in ${PARTS:?}; do setsid nohup bash -c "run_part $1 $p" < /dev/null > /dev/null 2>&1 & done
   else
@@ -107,7 +107,8 @@ stage1() {
     --report_to none --init_adapter $LAB/runs/sft-start/final --max_train_minutes $CLOCK "$@" \
     --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
   cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
-  back $name-average $LAB/runs/$name/final; back $name-raw $LAB/runs/$name/final-raw
+  back $name-average $LAB/runs/$name/final
+  if [ "${BACK_RAW:-1}" = 1 ]; then back $name-raw $LAB/runs/$name/final-raw; fi   # BACK_RAW=0: the average alone
 }
 # score_both NAME: a stage1 run's average and last weights on validation (256, stage 1)
 score_both() {

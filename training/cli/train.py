@@ -342,6 +342,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         fast_generation_compile=run_args.fast_generation_compile,
         resample_position=resample_position,
         word_credit=run_args.word_credit,
+        credit_unit=task.credit_unit,
         keep_word_signal_groups=run_args.keep_word_signal_groups,
         negative_boost_cap=run_args.negative_boost_cap,
         prompt_width_hint=task.train_prompt_tokens(tokenizer) if run_args.fast_generation else 0,

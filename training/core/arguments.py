@@ -203,7 +203,7 @@ class RunArguments:
         default=0.0,
         metadata={
             "help": "weight of per-word advantages (training.trainer.word_credit: each token scored by its word's "
-            "alignment) "
+            "alignment; for arithmetic each digit is a unit) "
             "mixed with GRPO's sequence advantage; 0: sequence only, 1: per word only"
         },
     )

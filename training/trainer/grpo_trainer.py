@@ -96,6 +96,8 @@ class ObservedGRPOTrainer(GRPOTrainer):
     ``progress``: what a slow step shows while it runs (default: a StepProgress on the main process).
     """
 
+    credit_unit = "word"  # what per-word credit scores one unit of: "word", or "char" (Task.credit_unit)
+
     def __init__(
         self,
         *args,
@@ -108,6 +110,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
         fast_generation: bool = False,
         fast_generation_compile: bool = False,
         word_credit: float = 0.0,
+        credit_unit: str = "word",
         keep_word_signal_groups: bool = False,
         negative_boost_cap: float = 0.0,
         progress: StepProgress | None = None,
@@ -138,6 +141,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
         self.nonfinite_probe = None  # training.callbacks.nonfinite_probe.NonFiniteProbe, when diagnosing
         # weight of per-word advantages (training.trainer.word_credit); 0: sequence-level only
         self.word_credit = word_credit
+        self.credit_unit = credit_unit
         # dynamic sampling keeps equal-reward groups that per-word credit still learns from (a repeated slip)
         self.keep_word_signal_groups = keep_word_signal_groups
         # negative advantages x min(cap, 1 / (1 - p)) in the loss (training.trainer.confident_negatives); 0: off
@@ -323,7 +327,10 @@ class ObservedGRPOTrainer(GRPOTrainer):
 
         rows = [row for g in zero for row in records[g * self.num_generations : (g + 1) * self.num_generations]]
         uniform = uniform_credit_groups(
-            [str(r["completion"]) for r in rows], [str(r["reference"]) for r in rows], self.num_generations
+            [str(r["completion"]) for r in rows],
+            [str(r["reference"]) for r in rows],
+            self.num_generations,
+            unit=self.credit_unit,
         )
         return [zero[i] for i in uniform]
 
@@ -337,7 +344,9 @@ class ObservedGRPOTrainer(GRPOTrainer):
         local = ids.size(0)
         first = self.accelerator.process_index * local  # records are gathered in process order
         targets = [str(r["reference"]) for r in final_records[first : first + local]]
-        words = word_credit_advantages(ids, mask, targets, self.num_generations, self._token_words)
+        words = word_credit_advantages(
+            ids, mask, targets, self.num_generations, self._token_words, unit=self.credit_unit
+        )
         sequence = output["advantages"].unsqueeze(1).expand_as(words)
         return {**output, "advantages": (1 - self.word_credit) * sequence + self.word_credit * words.to(sequence)}
 

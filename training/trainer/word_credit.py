@@ -12,6 +12,8 @@ clamped to [gap, match]: one decision, one unit of credit. Unclamped, an end tok
 reward hands all tokens of a completion the same advantage, so the
 tokens of its correct words are pushed down with its slips; here a token's advantage is its word's score minus the
 group's mean word score, over the group's standard deviation (a group baseline as in GRPO, per word).
+A task's ``credit_unit`` says what a word is here: ``"word"``, a whitespace word (interleave), or ``"char"``, each
+non-space character, so that an arithmetic answer is credited digit by digit.
 """
 
 from __future__ import annotations
@@ -24,11 +26,24 @@ from metrics.needleman_wunsch.nw_alignment import nw_alignment
 from metrics.needleman_wunsch.nw_kernels import DEFAULT_SCORING, Scoring
 
 END = -1  # word index of tokens after the last word (the end token)
+UNITS = ("word", "char")  # what one credit unit is: a whitespace word, or a non-space character
 
 
-def word_scores(completion: str, target: str, scoring: Scoring = DEFAULT_SCORING) -> tuple[list[float], float]:
+def char_units(unit: str) -> bool:
+    """Whether ``unit`` ("word" or "char") scores each non-space character on its own; a ValueError for others."""
+    if unit not in UNITS:
+        raise ValueError(f"credit unit {unit!r}: expected one of {', '.join(UNITS)}")
+    return unit == "char"
+
+
+def word_scores(
+    completion: str, target: str, scoring: Scoring = DEFAULT_SCORING, unit: str = "word"
+) -> tuple[list[float], float]:
     """(score of each completion word, score of the end) from the optimal alignment: the words' scores plus the end's
-    gaps sum to S; the end scores +match instead when nothing is left out at the end."""
+    gaps sum to S; the end scores +match instead when nothing is left out at the end. With ``unit="char"`` each
+    non-space character is a word."""
+    if char_units(unit):
+        completion, target = ([c for c in text if not c.isspace()] for text in (completion, target))
     alignment = nw_alignment(completion, target, scoring=scoring)
     scores: list[float] = []
     pending = 0.0  # target words left out since the last completion word: charged to the next one
@@ -43,7 +58,7 @@ def word_scores(completion: str, target: str, scoring: Scoring = DEFAULT_SCORING
 
 
 class TokenWords:
-    """Maps completion token ids to the index of the whitespace word each token writes (``END`` after the last)."""
+    """Maps completion token ids to the index of the word (or character) each token writes (``END`` after the last)."""
 
     def __init__(self, tokenizer):
         vocab = len(tokenizer)
@@ -57,9 +72,11 @@ class TokenWords:
         """The text the tokens spell (special tokens left out)."""
         return "".join(self.texts[t] if 0 <= t < len(self.texts) else "" for t in token_ids)
 
-    def word_index(self, token_ids: Sequence[int]) -> list[int]:
+    def word_index(self, token_ids: Sequence[int], unit: str = "word") -> list[int]:
         """For each token: the index of the word its first non-space character belongs to; a token of only spaces
-        belongs to the next word, and tokens after the last word (end token, padding) get ``END``."""
+        belongs to the next word, and tokens after the last word (end token, padding) get ``END``. With
+        ``unit="char"`` each non-space character is a word of its own."""
+        each_char = char_units(unit)
         indices, word, in_word = [], -1, False
         for token in token_ids:
             text = self.texts[token] if 0 <= token < len(self.texts) else ""
@@ -67,7 +84,7 @@ class TokenWords:
             for char in text:
                 if char.isspace():
                     in_word = False
-                elif not in_word:
+                elif not in_word or each_char:
                     in_word, word = True, word + 1
                     first = word if first is None else first
                 elif first is None:
@@ -83,16 +100,24 @@ def clamped(score: float, scoring: Scoring = DEFAULT_SCORING) -> float:
 
 
 def token_scores(
-    token_ids: Sequence[int], target: str, token_words: TokenWords, scoring: Scoring = DEFAULT_SCORING
+    token_ids: Sequence[int],
+    target: str,
+    token_words: TokenWords,
+    scoring: Scoring = DEFAULT_SCORING,
+    unit: str = "word",
 ) -> list[float]:
     """Each token's word score (the end's score for the tokens after the last word), per ``word_scores`` of the
     text the tokens spell, clamped to [gap, match]."""
-    scores, end = word_scores(token_words.text(token_ids), target, scoring)
-    return [clamped(scores[i] if i != END else end, scoring) for i in token_words.word_index(token_ids)]
+    scores, end = word_scores(token_words.text(token_ids), target, scoring, unit)
+    return [clamped(scores[i] if i != END else end, scoring) for i in token_words.word_index(token_ids, unit)]
 
 
 def uniform_credit_groups(
-    completions: Sequence[str], targets: Sequence[str], group_size: int, scoring: Scoring = DEFAULT_SCORING
+    completions: Sequence[str],
+    targets: Sequence[str],
+    group_size: int,
+    scoring: Scoring = DEFAULT_SCORING,
+    unit: str = "word",
 ) -> list[int]:
     """Indices of the groups whose words (and ends) all score alike, clamped as tokens are: per-word credit gives
     every token of such a group zero advantage (all exact, say). A group that repeats one slip is not among them: its
@@ -103,7 +128,7 @@ def uniform_credit_groups(
         for completion, target in zip(
             completions[start : start + group_size], targets[start : start + group_size], strict=True
         ):
-            scores, end = word_scores(completion, target, scoring)
+            scores, end = word_scores(completion, target, scoring, unit)
             values.update(clamped(v, scoring) for v in [*scores, end])
         if len(values) <= 1:
             uniform.append(g)
@@ -117,6 +142,7 @@ def word_credit_advantages(
     group_size: int,
     token_words: TokenWords,
     eps: float = 1e-4,
+    unit: str = "word",
 ) -> torch.Tensor:
     """(B, T) advantages: each token's word score minus its group's mean over every word, over the group's std."""
     rows = token_ids.tolist()
@@ -124,7 +150,7 @@ def word_credit_advantages(
     out = torch.zeros(token_ids.shape, dtype=torch.float32)
     for start in range(0, len(rows), group_size):
         group = range(start, min(start + group_size, len(rows)))
-        per_row = {i: token_scores(rows[i][: int(lengths[i])], targets[i], token_words) for i in group}
+        per_row = {i: token_scores(rows[i][: int(lengths[i])], targets[i], token_words, unit=unit) for i in group}
         values = torch.tensor([v for i in group for v in per_row[i]] or [0.0])
         mean, std = values.mean(), values.std(unbiased=False)
         for i in group:
