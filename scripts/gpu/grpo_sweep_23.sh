@@ -37,6 +37,14 @@
 #   GPU 0 "i1-9m i1-9m-score", GPU 1 "i1-b256 i1-b256-score", GPU 2 "i1-g16 i1-g16-score", GPU 3 (TOGETHER) "a2-ctl a2-dc";
 # then PART=wait calls until they end, then i1-report of the arms; give the machine back. Machine 2 (one H100, if
 # device time is left): the pick's second seed (--seed 1) and, if the pick ran on an H200, its clock on an H100.
+# Machine 1 (4 H200s, session 18) gave, validation 256, the average: i1-9m 0.976 / 86.3%, i1-b256 0.991 / 92.6%,
+# i1-g16 0.982 / 88.7%; a2-ctl +8.9 / +6.7 points (validation / test), a2-dc +6.2 / +6.1. So i1-b256 is the pick
+# (+6.3 points over i1-9m). But i1-b256 and i1-9m were stopped by stage-1.yaml's promotion check (0.99 on 64
+# validation problems, raw weights) at steps 280 (7.7 min) and 320 (5.5 min), not by the clock. Added after those
+# results, before machine 2 runs (one H100, nvidia-h100-x1):
+# PART=i1-b256-s1 / -s2  i1-b256 with --seed 1 / 2 and --promotion_bar 1 (only a perfect check stops it), so the
+#                clock, 9 minutes on an H100, decides: the pick's reproducibility and its H100 clock; each one's
+#                -score, and i1-report of both (test and out_of_register).
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 mkdir -p $LAB/results/scores
@@ -60,6 +68,7 @@ case ${PART:?set PART=start-in, i1-9m, i1-b256, i1-g16 (each also NAME-score), i
   i1-9m) stage1 i1-9m --max_steps 3000 ;;
   i1-b256) stage1 i1-b256 --max_steps 3000 --per_device_train_batch_size 256 ;;
   i1-g16) stage1 i1-g16 --max_steps 3000 --num_generations 16 ;;
+  i1-b256-s[12]) stage1 $PART --max_steps 3000 --per_device_train_batch_size 256 --promotion_bar 1 --seed ${PART#i1-b256-s} ;;
   *-score) score_both ${PART%-score} ;;
   i1-report)
     for name in ${NAMES:?}; do
