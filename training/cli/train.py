@@ -27,6 +27,7 @@ from publishing.hub import HubError
 from training.core.arguments import RecipeError, RunArguments, parse_run_arguments
 from training.core.cpu_cost import cpu_cost_report
 from training.core.cuda_memory import allow_expandable_segments
+from training.core.gpu_visibility import one_gpu_per_process
 from training.core.quiet_warnings import silence_library_deprecations
 from training.core.reporting import report
 from training.core.run_flags import completion_length_source, settle_grpo_flags
@@ -435,6 +436,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     silence_library_deprecations()  # before GRPOConfig is built: TRL's use of transformers' deprecated names
     allow_expandable_segments()  # before CUDA starts: fewer out-of-memory deaths from fragmentation (batch 17)
+    one_gpu_per_process()  # before CUDA starts: one process sees one GPU (GPUS=N is data-parallel)
     if argv is None and len(sys.argv) == 1 or argv == []:
         print(__doc__.strip(), file=sys.stderr)
         return EXIT_SETUP_ERROR

@@ -28,6 +28,7 @@ from training.core.arguments import (
     parse_scrambled_fraction,
 )
 from training.core.cuda_memory import allow_expandable_segments
+from training.core.gpu_visibility import one_gpu_per_process
 from training.core.quiet_warnings import silence_library_deprecations
 
 logger = logging.getLogger(__name__)
@@ -264,6 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     silence_library_deprecations()  # before SFTConfig is built: TRL's use of transformers' deprecated names
     allow_expandable_segments()  # before CUDA starts: fewer out-of-memory deaths from fragmentation (batch 17)
+    one_gpu_per_process()  # before CUDA starts: one process sees one GPU (GPUS=N is data-parallel)
     try:
         args, sft_args, model_args = parse_warm_start_arguments(argv)
         warm_start(args, sft_args, model_args)
