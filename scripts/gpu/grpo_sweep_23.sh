@@ -45,6 +45,11 @@
 # PART=i1-b256-s1 / -s2  i1-b256 with --seed 1 / 2 and --promotion_bar 1 (only a perfect check stops it), so the
 #                clock, 9 minutes on an H100, decides: the pick's reproducibility and its H100 clock; each one's
 #                -score, and i1-report of both (test and out_of_register).
+# Added after both machines, before machine 3 runs (session 18, ~5 device minutes left: one H100 for ~8 minutes):
+# PART=a2-lr3    item 4: a2-ctl at --learning_rate 3e-4 (the interleave stages' rate; 1e-4 was batch 11's pick among
+#                lower ones), alone, at most 5 minutes of training (--max_train_minutes 5: the budget's guard), then base
+#                and adapter on 512 validation and 512 test problems. Rule: it is the arithmetic recipe's lr if its
+#                validation exact beats a2-ctl's 10.9% by 2 points or more.
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 mkdir -p $LAB/results/scores
@@ -63,7 +68,7 @@ arith() {
   python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/$name/final --stages "" --arithmetic arithmetic-2x2 \
     --n 512 --splits validation,test --baseline true --out $LAB/results/$name/eval 2>&1 | grep "^| arith"
 }
-case ${PART:?set PART=start-in, i1-9m, i1-b256, i1-g16 (each also NAME-score), i1-report, a2-ctl, a2-dc, bg or wait} in
+case ${PART:?set PART=start-in, i1-9m, i1-b256, i1-g16 (each also NAME-score), i1-report, a2-ctl, a2-dc, a2-lr3, bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_23.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
   wait) wait_parts ;;
   start-in) format_start ;;
@@ -79,5 +84,6 @@ case ${PART:?set PART=start-in, i1-9m, i1-b256, i1-g16 (each also NAME-score), i
     wait ;;
   a2-ctl) arith a2-ctl ;;
   a2-dc) arith a2-dc --word_credit 0.5 ;;
+  a2-lr3) arith a2-lr3 --learning_rate 3e-4 --max_train_minutes 5 ;;
 esac
 [ -z "$BG" ] && (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)
