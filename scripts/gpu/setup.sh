@@ -98,6 +98,8 @@ wait_parts() {
   ls -tr $LAB/outbox | head -n 7 | while read f; do mv $LAB/outbox/$f $OUT/; done; echo "queued: $(ls $LAB/outbox | wc -l)"
 }
 CLOCK=${CLOCK:-8}  # minutes of a clocked stage1 part; longer where parts run together, step-matched (stage1 below)
+# (set here, when a sweep sources this file: a sweep's own CLOCK=${CLOCK:-N} after that line changes nothing, as batch
+# 23 found; give another clock as CLOCK=N on the command, or set it before sourcing)
 # stage1 NAME FLAGS...: stage-1.yaml as committed from the format start ($LAB/runs/sft-start), CLOCK minutes (8: item
 # 1's clock alone; with CLOCK=25 beside other parts, stage-1.yaml's 313 steps stop it); both weights back
 stage1() {
