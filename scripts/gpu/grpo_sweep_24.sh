@@ -34,6 +34,9 @@
 # start on GPU 0 in the last bundle's call, then four lanes in the background:
 #   GPU 0 "c2 c2-score c3 c3-score" (then c4 c4-score if the machine has 10 minutes left), GPU 1 "i1-b512 i1-b512-score
 #   i1-d99 i1-d99-score", GPU 2 "s6-direct s6-direct-score c2-eq c2-eq-score", GPU 3 "sup2 sup2-score".
+# The lanes in one command, after the format start (its own call, or the last bundle's):
+#   source scripts/gpu/setup.sh; start_lanes scripts/gpu/grpo_sweep_24.sh "c2 c2-score c3 c3-score" \
+#     "i1-b512 i1-b512-score i1-d99 i1-d99-score" "s6-direct s6-direct-score c2-eq c2-eq-score" "sup2 sup2-score"
 # PART=wait brings each lane's files back as they end (the adapters as bf16 tar.gz, ~15 MB each). Commit c2's and
 # c3's adapters as soon as they are here.
 source scripts/gpu/setup.sh

@@ -88,6 +88,12 @@ start_parts() {
   fi
   sleep 5; echo "started: $PARTS"; ls $LAB/running
 }
+# start_lanes SCRIPT "PARTS of GPU 0" "PARTS of GPU 1" ...: on a machine of several GPUs, one lane of parts a GPU, each
+# lane's parts one after another (start_parts with CUDA_VISIBLE_DEVICES=N); TOGETHER=1 runs each lane's parts at once
+start_lanes() {
+  local script=$1 gpu=0; shift
+  for lane in "$@"; do CUDA_VISIBLE_DEVICES=$gpu PARTS="$lane" start_parts $script; gpu=$((gpu + 1)); done
+}
 # wait_parts: wait (at most WAIT s, 540 by default) while any started part runs; print each part log's last lines;
 # move up to 7 queued files into $OUT (the 8th is the caller's results tar)
 wait_parts() {
