@@ -22,6 +22,10 @@
 #                of ~50); i1-d99-score. Controls: batch 23's three seeds, 0.989-0.991 / 92.6-93.4% on validation.
 #                Rule for both: stage-1.yaml takes a setting whose average beats 0.990 NW on validation by 0.003 or
 #                more (one run; batch 23's seeds spread 0.002), and only then is it scored on test.
+# PART=i1-scr    the same at 256 a step with --scrambled_fraction 0.3 (30% of the train problems have each text's words
+#                shuffled): batch 23's misses cluster in the numeric and dialogue registers, at words that repeat
+#                within or across the texts (results/grpo/batch-23/README.md), where copying by place is the skill.
+#                Same rule; i1-scr-score, and if it passes, test and out_of_register (issue 18's gap at stage 1).
 # PART=s6-direct item 3, the collapse hypothesis: stage-6.yaml straight from the shipped stage-1 adapter, no help
 #                (--supervised_help none), 5 minutes of GRPO: its zero-variance fraction and reward a step
 #                (metrics.jsonl) against the chain's stage 6 later. Needs an H200 (stage 6's longest completions:
@@ -29,21 +33,24 @@
 # PART=sup2      item 3 on today's corpus (batch 22's part, never run): the supervised chain's first two steps
 #                (sft-every-length.yaml, 7 min; sft-long-weighted.yaml, ~5.5 min) from a fresh adapter; sup2-score:
 #                test, stages 1-6.
-# PART=start-in  the format start (for i1-b512 and i1-d99).
+# PART=start-in  the format start (for i1-b512, i1-scr and i1-d99).
+# PART=i1-report NAMES="a b": the named stage-1 arms' averages on test and out_of_register (256 each): reports.
 # Plan: one machine of 4 GPUs (nvidia-h200-x4: s6-direct and i1-b512 need its memory), the five bundles, the format
 # start on GPU 0 in the last bundle's call, then four lanes in the background:
 #   GPU 0 "c2 c2-score c3 c3-score" (then c4 c4-score if the machine has 10 minutes left), GPU 1 "i1-b512 i1-b512-score
-#   i1-d99 i1-d99-score", GPU 2 "s6-direct s6-direct-score c2-eq c2-eq-score", GPU 3 "sup2 sup2-score".
+#   i1-scr i1-scr-score", GPU 2 "s6-direct s6-direct-score c2-eq c2-eq-score", GPU 3 "sup2 sup2-score i1-d99
+#   i1-d99-score" (i1-d99 last: the least likely to matter).
 # The lanes in one command, after the format start (its own call, or the last bundle's):
 #   source scripts/gpu/setup.sh; start_lanes scripts/gpu/grpo_sweep_24.sh "c2 c2-score c3 c3-score" \
-#     "i1-b512 i1-b512-score i1-d99 i1-d99-score" "s6-direct s6-direct-score c2-eq c2-eq-score" "sup2 sup2-score"
+#     "i1-b512 i1-b512-score i1-scr i1-scr-score" "s6-direct s6-direct-score c2-eq c2-eq-score" \
+#     "sup2 sup2-score i1-d99 i1-d99-score"
 # PART=wait brings each lane's files back as they end (the adapters as bf16 tar.gz, ~15 MB each). Commit c2's and
 # c3's adapters as soon as they are here.
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 mkdir -p $LAB/results/scores
 SHIPPED=adapters/shipped   # batch 23's stage-1 adapter, in the tree
-case ${PART:?set PART=start-in, c2, c3, c4, c2-eq, i1-b512, i1-d99, s6-direct, sup2 (each also NAME-score), bg or wait} in
+case ${PART:?set PART=start-in, c2, c3, c4, c2-eq, i1-b512, i1-d99, i1-scr, s6-direct, sup2 (each also NAME-score), i1-report, bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_24.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
   wait) wait_parts ;;
   start-in) format_start ;;
@@ -62,7 +69,13 @@ case ${PART:?set PART=start-in, c2, c3, c4, c2-eq, i1-b512, i1-d99, s6-direct, s
   c2-eq-score) score c2-eq $LAB/runs/c2-eq/final validation 1-2 ;;
   i1-b512) stage1 i1-b512 --per_device_train_batch_size 512 ;;
   i1-d99) stage1 i1-d99 --weight_average_decay 0.99 ;;
-  i1-b512-score | i1-d99-score) score_both ${PART%-score} ;;
+  i1-scr) stage1 i1-scr --scrambled_fraction 0.3 ;;
+  i1-b512-score | i1-d99-score | i1-scr-score) score_both ${PART%-score} ;;
+  i1-report)
+    for name in ${NAMES:?}; do
+      score $name-average $LAB/runs/$name/final test 1 & score $name-average $LAB/runs/$name/final out_of_register 1 &
+    done
+    wait ;;
   s6-direct) chain_stage s6-direct 6 $SHIPPED --supervised_help none --max_train_minutes 5 --max_steps 3000 ;;
   s6-direct-score) score s6-direct $LAB/runs/s6-direct/final validation 1,6 ;;
   sup2)
