@@ -85,14 +85,7 @@ case ${PART:?set PART=carry-in, h6, h6-score, h4-eq, h4-eq-score, h5-report, h3s
       --n 512 --splits validation,test --baseline true --out $LAB/results/a2-long/eval 2>&1 | grep "^| arith" ;;
   s6-direct) chain_stage s6-direct 6 $LAB/start --supervised_help none --max_train_minutes 5 --max_steps 3000 ;;
   s6-direct-score) score s6-direct $LAB/runs/s6-direct/final validation 1,6 ;;
-  sup2)
-    mkdir -p $LAB/results/sup-1 $LAB/results/sup-2
-    python3 -m training.cli.warm_start --config training/recipes/sft-every-length.yaml --model $M --report_to none \
-      --output_dir $LAB/runs/sup-1 --results_dir $LAB/results/sup-1 > $LAB/results/sup-1/train.log 2>&1
-    python3 -m training.cli.warm_start --config training/recipes/sft-long-weighted.yaml --model $M --report_to none \
-      --init_adapter $LAB/runs/sup-1/final --output_dir $LAB/runs/sup-2 --results_dir $LAB/results/sup-2 \
-      > $LAB/results/sup-2/train.log 2>&1
-    back sup-2 $LAB/runs/sup-2/final ;;
+  sup2) supervised_chain_start ;;
   sup2-score) score sup-2 $LAB/runs/sup-2/final test 1-6 ;;
   start-in) format_start ;;
   g16) stage1 g16 --num_generations 16 ;;

@@ -78,14 +78,7 @@ case ${PART:?set PART=start-in, c2, c3, c4, c2-eq, i1-b512, i1-d99, i1-scr, s6-d
     wait ;;
   s6-direct) chain_stage s6-direct 6 $SHIPPED --supervised_help none --max_train_minutes 5 --max_steps 3000 ;;
   s6-direct-score) score s6-direct $LAB/runs/s6-direct/final validation 1,6 ;;
-  sup2)
-    mkdir -p $LAB/results/sup-1 $LAB/results/sup-2
-    python3 -m training.cli.warm_start --config training/recipes/sft-every-length.yaml --model $M --report_to none \
-      --output_dir $LAB/runs/sup-1 --results_dir $LAB/results/sup-1 > $LAB/results/sup-1/train.log 2>&1
-    python3 -m training.cli.warm_start --config training/recipes/sft-long-weighted.yaml --model $M --report_to none \
-      --init_adapter $LAB/runs/sup-1/final --output_dir $LAB/runs/sup-2 --results_dir $LAB/results/sup-2 \
-      > $LAB/results/sup-2/train.log 2>&1
-    back sup-2 $LAB/runs/sup-2/final ;;
+  sup2) supervised_chain_start ;;
   sup2-score) score sup-2 $LAB/runs/sup-2/final test 1-6 ;;
 esac
 [ -z "$BG" ] && (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)

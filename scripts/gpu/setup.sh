@@ -133,6 +133,17 @@ chain_stage() {
   cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
   back $name $LAB/runs/$name/final
 }
+# supervised_chain_start: make curriculum's first two steps (sft-every-length.yaml, 7 min; then sft-long-weighted.yaml,
+# ~5.5 min) from a fresh adapter into $LAB/runs/sup-1 and sup-2 (item 3's supervised chain); sup-2's adapter back
+supervised_chain_start() {
+  mkdir -p $LAB/results/sup-1 $LAB/results/sup-2
+  python3 -m training.cli.warm_start --config training/recipes/sft-every-length.yaml --model $M --report_to none \
+    --output_dir $LAB/runs/sup-1 --results_dir $LAB/results/sup-1 > $LAB/results/sup-1/train.log 2>&1
+  python3 -m training.cli.warm_start --config training/recipes/sft-long-weighted.yaml --model $M --report_to none \
+    --init_adapter $LAB/runs/sup-1/final --output_dir $LAB/runs/sup-2 --results_dir $LAB/results/sup-2 \
+    > $LAB/results/sup-2/train.log 2>&1
+  back sup-2 $LAB/runs/sup-2/final
+}
 # helped NAME STAGE START HELP FLAGS...: stage-STAGE.yaml from the adapter START with the supervised help HELP (its
 # recipe bounds it, 2 min), then 5 minutes of GRPO alone; the adapter back
 helped() {
