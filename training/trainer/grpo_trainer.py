@@ -96,8 +96,6 @@ class ObservedGRPOTrainer(GRPOTrainer):
     ``progress``: what a slow step shows while it runs (default: a StepProgress on the main process).
     """
 
-    credit_unit = "word"  # what per-word credit scores one unit of: "word", or "char" (Task.credit_unit)
-
     def __init__(
         self,
         *args,
@@ -141,7 +139,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
         self.nonfinite_probe = None  # training.callbacks.nonfinite_probe.NonFiniteProbe, when diagnosing
         # weight of per-word advantages (training.trainer.word_credit); 0: sequence-level only
         self.word_credit = word_credit
-        self.credit_unit = credit_unit
+        self.credit_unit = credit_unit  # what one unit of that credit is: "word", or "char" (Task.credit_unit)
         # dynamic sampling keeps equal-reward groups that per-word credit still learns from (a repeated slip)
         self.keep_word_signal_groups = keep_word_signal_groups
         # negative advantages x min(cap, 1 / (1 - p)) in the loss (training.trainer.confident_negatives); 0: off

@@ -23,13 +23,6 @@ DIGITS = st.text(alphabet="0123 ", max_size=10)
 
 
 @pytest.fixture(scope="module")
-def tokenizer(tiny_model_dir):
-    from transformers import AutoTokenizer
-
-    return AutoTokenizer.from_pretrained(tiny_model_dir)
-
-
-@pytest.fixture(scope="module")
 def token_words(tokenizer):
     return TokenWords(tokenizer)
 
@@ -144,7 +137,7 @@ def test_dynamic_sampling_uses_the_trainers_credit_unit():
 
     records = [{"reward": 0.0, "completion": c, "reference": "4302"} for c in ["0", "0", "4312", "4312"]]
     trainer = object.__new__(ObservedGRPOTrainer)  # only the group logic: no model
-    trainer.num_generations = 2
+    trainer.num_generations, trainer.credit_unit = 2, "word"
     trainer.keep_word_signal_groups = True
     assert trainer._uninformative_groups(records) == []  # as words, both groups still carry credit
     trainer.credit_unit = "char"

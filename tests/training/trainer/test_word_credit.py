@@ -38,13 +38,6 @@ def test_a_left_out_word_is_charged_to_the_word_written_in_its_place_and_missing
     assert word_scores("a x b", "a b") == ([1, -1, 1], 1)  # the end scores +1: stopping there is right
 
 
-@pytest.fixture(scope="module")
-def tokenizer(tiny_model_dir):
-    from transformers import AutoTokenizer
-
-    return AutoTokenizer.from_pretrained(tiny_model_dir)
-
-
 @pytest.mark.parametrize(
     "text",
     [
@@ -151,7 +144,7 @@ def test_dynamic_sampling_keeps_repeated_slips_only_when_asked():
         ]
     ]
     trainer = object.__new__(ObservedGRPOTrainer)  # only the group logic: no model
-    trainer.num_generations = 2
+    trainer.num_generations, trainer.credit_unit = 2, "word"
     trainer.keep_word_signal_groups = False
     assert trainer._uninformative_groups(records) == [0, 1]  # GRPO: both equal-reward groups swapped
     trainer.keep_word_signal_groups = True
