@@ -77,11 +77,7 @@ case ${PART:?set PART=start-in, i1-9m, i1-b256, i1-g16 (each also NAME-score), i
   i1-g16) stage1 i1-g16 --max_steps 3000 --num_generations 16 ;;
   i1-b256-s[12]) stage1 $PART --max_steps 3000 --per_device_train_batch_size 256 --promotion_bar 1 --seed ${PART#i1-b256-s} ;;
   *-score) score_both ${PART%-score} ;;
-  i1-report)
-    for name in ${NAMES:?}; do
-      score $name-average $LAB/runs/$name/final test 1 & score $name-average $LAB/runs/$name/final out_of_register 1 &
-    done
-    wait ;;
+  i1-report) report_stage1 ${NAMES:?} ;;
   a2-ctl) arith a2-ctl ;;
   a2-dc) arith a2-dc --word_credit 0.5 ;;
   a2-lr3) arith a2-lr3 --learning_rate 3e-4 --max_train_minutes 5 ;;

@@ -71,11 +71,7 @@ case ${PART:?set PART=start-in, c2, c3, c4, c2-eq, i1-b512, i1-d99, i1-scr, s6-d
   i1-d99) stage1 i1-d99 --weight_average_decay 0.99 ;;
   i1-scr) stage1 i1-scr --scrambled_fraction 0.3 ;;
   i1-b512-score | i1-d99-score | i1-scr-score) score_both ${PART%-score} ;;
-  i1-report)
-    for name in ${NAMES:?}; do
-      score $name-average $LAB/runs/$name/final test 1 & score $name-average $LAB/runs/$name/final out_of_register 1 &
-    done
-    wait ;;
+  i1-report) report_stage1 ${NAMES:?} ;;
   s6-direct) chain_stage s6-direct 6 $SHIPPED --supervised_help none --max_train_minutes 5 --max_steps 3000 ;;
   s6-direct-score) score s6-direct $LAB/runs/s6-direct/final validation 1,6 ;;
   sup2) supervised_chain_start ;;

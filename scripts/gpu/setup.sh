@@ -122,6 +122,13 @@ stage1() {
 score_both() {
   score $1-average $LAB/runs/$1/final validation 1 & score $1-raw $LAB/runs/$1/final-raw validation 1 & wait
 }
+# report_stage1 NAME...: each stage1 run's average on test and out_of_register (256 each, stage 1), all at once
+report_stage1() {
+  for name in "$@"; do
+    score $name-average $LAB/runs/$name/final test 1 & score $name-average $LAB/runs/$name/final out_of_register 1 &
+  done
+  wait
+}
 # chain_stage NAME N START FLAGS...: stage-N.yaml as committed (make train-stage N) from the adapter START, with FLAGS
 # over it; the adapter back
 chain_stage() {
