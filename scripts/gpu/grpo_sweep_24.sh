@@ -73,6 +73,12 @@ case ${PART:?set PART=start-in, c2, c3, c4, c2-eq, i1-b512, i1-d99, i1-scr, s6-d
   i1-b512-score | i1-d99-score | i1-scr-score) score_both ${PART%-score} ;;
   i1-report) report_stage1 ${NAMES:?} ;;
   s6-direct) chain_stage s6-direct 6 $SHIPPED --supervised_help none --max_train_minutes 5 --max_steps 3000 ;;
+  s6-direct-mb)  # added after s6-direct died at its first step (CUDA OOM: 70.9 GiB of logits for 128 completions
+    # of ~2,800 tokens at once); the same run in micro-batches of 16 (8 accumulated: still 16 prompts x 8 a step), on
+    # GPU 2 once its lane's c2-eq-score has ended
+    while [ ! -e $LAB/results/bg-c2-eq-score.log ] || [ -e $LAB/running/c2-eq-score ]; do sleep 5; done
+    chain_stage s6-direct 6 $SHIPPED --supervised_help none --max_train_minutes 5 --max_steps 3000 \
+      --per_device_train_batch_size 16 --gradient_accumulation_steps 8 ;;
   s6-direct-score) score s6-direct $LAB/runs/s6-direct/final validation 1,6 ;;
   sup2) supervised_chain_start ;;
   sup2-score) score sup-2 $LAB/runs/sup-2/final test 1-6 ;;
