@@ -44,11 +44,22 @@ def gqa_sdpa_attention(module, query, key, value, attention_mask, dropout=0.0, s
     transformers' "sdpa" expands K/V to every query head over the whole cache at each step whenever a
     mask is given; with left padding there always is one. Measured on an H100: 1.6x (batch 128) to 2.2x
     (batch 512) faster rollouts, same greedy tokens (results/bench-generation/profile/gqa.txt).
+
+    A prefill (several query positions) with a mask gets K/V expanded to every query head instead: PyTorch serves
+    ``enable_gqa`` with a mask by its math kernel, which holds rows x heads x positions x keys scores at once. At stage 6
+    (128 rows of ~1,800 prompt tokens against a ~4,000-key cache) that was a 70.9 GiB allocation and a CUDA OOM on a
+    141 GB H200 before the first step (results/grpo/batch-24, s6-direct). Expanded K/V cost rows x heads x keys x dim
+    (~0.6 GB there), once a step, and SDPA's memory-efficient kernel takes a masked prefill without the scores.
     """
     mask = _boolean_mask(attention_mask, key)
     is_causal = mask is None and query.shape[2] > 1 and getattr(module, "is_causal", True)
+    grouped = query.shape[1] != key.shape[1]
+    if grouped and mask is not None and query.shape[2] > 1:
+        groups = query.shape[1] // key.shape[1]  # repeat_kv's head order: query head h reads K/V head h // groups
+        key, value = key.repeat_interleave(groups, dim=1), value.repeat_interleave(groups, dim=1)
+        grouped = False
     out = torch.nn.functional.scaled_dot_product_attention(
-        query, key, value, attn_mask=mask, scale=scaling, is_causal=is_causal, enable_gqa=query.shape[1] != key.shape[1]
+        query, key, value, attn_mask=mask, scale=scaling, is_causal=is_causal, enable_gqa=grouped
     )
     return out.transpose(1, 2).contiguous(), None
 

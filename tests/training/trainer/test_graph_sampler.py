@@ -88,6 +88,37 @@ def test_packed_decode_attention_equals_grouped_query_attention():
     )
 
 
+def test_masked_prefill_expands_grouped_kv_so_sdpa_need_not_take_its_math_kernel(monkeypatch):
+    """A prefill (several positions) with a mask reaches SDPA without ``enable_gqa``, K/V expanded in repeat_kv's head
+    order, and gives what grouped-query attention gives. With ``enable_gqa`` and a mask PyTorch takes its math
+    kernel, which holds every score at once: 70.9 GiB and a CUDA OOM at stage 6 (results/grpo/batch-24). A decode step
+    and an unmasked prefill keep the grouped K/V."""
+    from training.trainer.graph_sampler import gqa_sdpa_attention
+
+    torch.manual_seed(0)
+    batch, heads, kv_heads, length, dim = 2, 6, 2, 9, 8
+    key, value = torch.randn(batch, kv_heads, length, dim), torch.randn(batch, kv_heads, length, dim)
+    prefill = torch.randn(batch, heads, 5, dim)
+    causal = torch.ones(batch, 1, 5, length + 3, dtype=torch.bool).tril(diagonal=length - 5)
+    causal[1, ..., :2] = False  # left padding
+    reference = torch.nn.functional.scaled_dot_product_attention(
+        prefill, key, value, attn_mask=causal[..., :length], scale=0.3, enable_gqa=True
+    ).transpose(1, 2)
+    sdpa, calls = torch.nn.functional.scaled_dot_product_attention, []
+
+    def recording_sdpa(query, key, value, **kwargs):
+        calls.append((key.shape[1], kwargs.get("enable_gqa", False)))
+        return sdpa(query, key, value, **kwargs)
+
+    monkeypatch.setattr(torch.nn.functional, "scaled_dot_product_attention", recording_sdpa)
+    out, _ = gqa_sdpa_attention(None, prefill, key, value, causal, scaling=0.3)
+    torch.testing.assert_close(out, reference)
+    assert calls == [(heads, False)]
+    gqa_sdpa_attention(None, torch.randn(batch, heads, 1, dim), key, value, causal[:, :, -1:])  # a decode step
+    gqa_sdpa_attention(None, prefill, key, value, None)  # no mask: SDPA's causal flag, kernels that take GQA
+    assert calls[1:] == [(kv_heads, True), (kv_heads, True)]
+
+
 def test_merged_copy_packs_the_decode_attention_by_default_and_unpacked_samples_the_same(tiny_model_dir):
     """merged_copy's default is the packed decode attention (4.9x the decode's tokens/s at stage 3 on an H100,
     results/grpo/batch-20/README.md); packed=False gives the unpacked one (the benchmark's comparison). Both sample the
