@@ -50,7 +50,7 @@ source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 mkdir -p $LAB/results/scores
 SHIPPED=adapters/shipped   # batch 23's stage-1 adapter, in the tree
-case ${PART:?set PART=start-in, c2, c3, c4, c2-eq, i1-b512, i1-d99, i1-scr, s6-direct, sup2 (each also NAME-score), i1-report, bg or wait} in
+case ${PART:?set PART=start-in, s6-direct-2, c2-eq-grpo, c2, c3, c4, c2-eq, i1-b512, i1-d99, i1-scr, s6-direct, sup2 (each also NAME-score), i1-report, bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_24.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
   wait) wait_parts ;;
   start-in) format_start ;;
@@ -79,6 +79,18 @@ case ${PART:?set PART=start-in, c2, c3, c4, c2-eq, i1-b512, i1-d99, i1-scr, s6-d
     while [ ! -e $LAB/results/bg-c2-eq-score.log ] || [ -e $LAB/running/c2-eq-score ]; do sleep 5; done
     chain_stage s6-direct 6 $SHIPPED --supervised_help none --max_train_minutes 5 --max_steps 3000 \
       --per_device_train_batch_size 16 --gradient_accumulation_steps 8 ;;
+  # Machine 2 (one H200, after machine 1's results: c2 lost to c2-eq, its help alone, by 0.10 at 25 words; s6-direct
+  # and s6-direct-mb died of CUDA OOM in the sampler's prefill, since fixed in graph_sampler.py). Both at once on it:
+  s6-direct-2) chain_stage s6-direct 6 $SHIPPED --supervised_help none --max_train_minutes 5 --max_steps 3000 \
+      --per_device_train_batch_size 16 --gradient_accumulation_steps 8 ;;
+  # c2-eq-grpo: does GRPO add on top of a strong supervised start? stage-2.yaml from c2-eq (0.962 / 87.9% at 25 words
+  # on validation; adapter in commit e715af4, carried as .carry/c2-eq) with no further help, at the long stages'
+  # lr 3e-5 (stage 2's 3e-4 went 0.82 -> 0.88 -> 0.82 on the promotion checks of c2), 5 minutes, the average from step
+  # 20; c2-eq-grpo-score: validation, stages 1-2. GRPO adds at stage 2 if it beats c2-eq by 0.01 or more.
+  c2-eq-grpo) chain_stage c2-eq-grpo 2 .carry/c2-eq --supervised_help none --learning_rate 3e-5 \
+      --max_train_minutes 5 --max_steps 3000 --weight_average_start 20 \
+      --per_device_train_batch_size 32 --gradient_accumulation_steps 4 ;;
+  c2-eq-grpo-score) score c2-eq-grpo $LAB/runs/c2-eq-grpo/final validation 1-2 ;;
   s6-direct-score) score s6-direct $LAB/runs/s6-direct/final validation 1,6 ;;
   sup2) supervised_chain_start ;;
   sup2-score) score sup-2 $LAB/runs/sup-2/final test 1-6 ;;
