@@ -65,7 +65,7 @@ def test_the_grpo_curriculum_is_make_train_stage_1_to_6_then_the_eval():
         assert {**vars(run_args), **same} == {**vars(make_run_args), **same}
         assert grpo.to_dict() == {**make_grpo.to_dict(), "output_dir": grpo.output_dir}
     assert run_args.task == "stage-6" and planned[0][1].count("--init_adapter") == 0
-    assert _parse(planned[1][1])[0].supervised_help == "sft-stage-2-help-scrambled"  # stage 2's help is its recipe's
+    assert _parse(planned[1][1])[0].supervised_help == "sft-stage-2-help-7m"  # stage 2's help is its recipe's
     assert planned[-1][1][2:] == ["training.cli.evaluate", "--adapter", str(REPO_ROOT / "runs/stage-6/final"),
                                   "--stages", "1-6"]  # fmt: skip
 

@@ -25,6 +25,7 @@ def test_every_recipe_parses():
         "sft-format-start",
         "sft-long-texts",
         "sft-long-weighted",
+        "sft-stage-2-help-7m",
         "sft-stage-2-help-long",
         "sft-stage-2-help-scrambled",
         "sft-stage-2-help",
@@ -83,8 +84,8 @@ def test_unknown_recipe_keys_are_named(tmp_path):
 
 
 def test_a_recipe_holds_what_differs_from_its_base(tmp_path):
-    """Stage recipes name bases/interleave.yaml (itself on bases/grpo.yaml), or for stages 4-6
-    bases/interleave-long.yaml (on bases/interleave.yaml), and hold only what differs."""
+    """Stage recipes name bases/interleave.yaml (itself on bases/grpo.yaml), for stage 2 bases/interleave-polish.yaml
+    and for stages 4-6 bases/interleave-long.yaml (both on bases/interleave.yaml), and hold only what differs."""
     _, grpo_3, _ = parse_run_arguments(["--config", STAGE_3])
     _, grpo_6, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "stage-6.yaml")])
     assert grpo_3.learning_rate == 3e-4 and grpo_3.num_generations == grpo_6.num_generations == 8  # from the bases
@@ -94,6 +95,8 @@ def test_a_recipe_holds_what_differs_from_its_base(tmp_path):
     _, arithmetic, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "arithmetic-from-sft.yaml")])
     assert arithmetic.learning_rate == 2e-5 and arithmetic.per_device_train_batch_size == 64  # grpo.yaml only
     assert (grpo_3.max_steps, grpo_6.max_steps) == (29, 100)  # each stage overrides the base's 200
+    run_2, grpo_2, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "stage-2.yaml")])
+    assert (grpo_2.learning_rate, run_2.weight_average_start) == (3e-5, 20) and grpo_2.use_adaptive_entropy  # -polish
     for n in range(1, 7):
         assert len((RECIPES_DIR / f"stage-{n}.yaml").read_text().splitlines()) <= 10
 
