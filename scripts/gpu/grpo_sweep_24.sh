@@ -60,12 +60,7 @@ case ${PART:?set PART=start-in, s6-direct-2, c2-eq-grpo, c2, c3, c4, c2-eq, i1-b
   c3-score) score c3 $LAB/runs/c3/final validation 1-3 ;;
   c4) chain_stage c4 4 $LAB/runs/c3/final ;;
   c4-score) score c4 $LAB/runs/c4/final validation 1-4 ;;
-  c2-eq)
-    mkdir -p $LAB/results/c2-eq
-    timeout -s TERM 540 python3 -m training.cli.warm_start --config training/recipes/sft-stage-2-help-scrambled.yaml \
-      --model $M --report_to none --init_adapter $SHIPPED --max_train_minutes 7 --max_steps 5000 \
-      --output_dir $LAB/runs/c2-eq --results_dir $LAB/results/c2-eq > $LAB/results/c2-eq/train.log 2>&1
-    back c2-eq $LAB/runs/c2-eq/final ;;
+  c2-eq) help_alone c2-eq sft-stage-2-help-scrambled $SHIPPED 7 ;;  # (ran inline as the same command, timeout 540 s)
   c2-eq-score) score c2-eq $LAB/runs/c2-eq/final validation 1-2 ;;
   i1-b512) stage1 i1-b512 --per_device_train_batch_size 512 ;;
   i1-d99) stage1 i1-d99 --weight_average_decay 0.99 ;;
@@ -87,9 +82,7 @@ case ${PART:?set PART=start-in, s6-direct-2, c2-eq-grpo, c2, c3, c4, c2-eq, i1-b
   # on validation; adapter in commit e715af4, carried as .carry/c2-eq) with no further help, at the long stages'
   # lr 3e-5 (stage 2's 3e-4 went 0.82 -> 0.88 -> 0.82 on the promotion checks of c2), 5 minutes, the average from step
   # 20; c2-eq-grpo-score: validation, stages 1-2. GRPO adds at stage 2 if it beats c2-eq by 0.01 or more.
-  c2-eq-grpo) chain_stage c2-eq-grpo 2 .carry/c2-eq --supervised_help none --learning_rate 3e-5 \
-      --max_train_minutes 5 --max_steps 3000 --weight_average_start 20 \
-      --per_device_train_batch_size 32 --gradient_accumulation_steps 4 ;;
+  c2-eq-grpo) polish c2-eq-grpo 2 .carry/c2-eq --per_device_train_batch_size 32 --gradient_accumulation_steps 4 ;;
   c2-eq-grpo-score) score c2-eq-grpo $LAB/runs/c2-eq-grpo/final validation 1-2 ;;
   s6-direct-score) score s6-direct $LAB/runs/s6-direct/final validation 1,6 ;;
   sup2) supervised_chain_start ;;

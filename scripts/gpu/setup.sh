@@ -140,6 +140,23 @@ chain_stage() {
   cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
   back $name $LAB/runs/$name/final
 }
+# help_alone NAME RECIPE START MINUTES: a supervised help recipe alone from the adapter START for MINUTES (its cosine
+# schedule 5,000 steps long, as batch 24's c2-eq ran), into $LAB/runs/NAME; the adapter back (item 3's SFT arm)
+help_alone() {
+  local name=$1 recipe=$2 start=$3 minutes=$4
+  mkdir -p $LAB/results/$name
+  timeout -s TERM $((minutes * 60 + 120)) python3 -m training.cli.warm_start --config training/recipes/$recipe.yaml \
+    --model $M --report_to none --init_adapter $start --max_train_minutes $minutes --max_steps 5000 \
+    --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
+  back $name $LAB/runs/$name/final
+}
+# polish NAME STAGE START FLAGS...: stage-STAGE.yaml's GRPO from START with no further help, as batch 24's c2-eq-grpo:
+# lr 3e-5, the average from step 20, 5 minutes (bases/interleave-polish.yaml's settings, whatever the stage's base)
+polish() {
+  local name=$1 stage=$2 start=$3; shift 3
+  chain_stage $name $stage $start --supervised_help none --learning_rate 3e-5 --weight_average_start 20 \
+    --max_train_minutes 5 --max_steps 3000 "$@"
+}
 # supervised_chain_start: make curriculum's first two steps (sft-every-length.yaml, 7 min; then sft-long-weighted.yaml,
 # ~5.5 min) from a fresh adapter into $LAB/runs/sup-1 and sup-2 (item 3's supervised chain); sup-2's adapter back
 supervised_chain_start() {
