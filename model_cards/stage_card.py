@@ -87,6 +87,12 @@ def _rewards(summary: dict) -> str:
     )
 
 
+def curriculum_span(stage: int) -> str:
+    """What a stage's adapter was trained on, in words: "curriculum stage 1 only", or "curriculum stages 1-N" for a
+    later stage, which continues the stage before it (`make train-stage N`, runs/stage-(N-1)/final)."""
+    return "curriculum stage 1 only" if stage == 1 else f"curriculum stages 1-{stage}"
+
+
 def _made(provenance: dict, stage: int, words: int) -> list[tuple[str, str]]:
     """The rows of the card's "How it was made" table, from a shipped adapter's provenance."""
     conversion, weights = provenance["conversion"], provenance["weights"]
@@ -95,7 +101,7 @@ def _made(provenance: dict, stage: int, words: int) -> list[tuple[str, str]]:
         trained.append(f"{provenance['training_minutes']:g} minutes of training (wall clock)")
     size = f"{weights['bytes'] / 1e6:.1f} MB, " if weights.get("bytes") else ""
     rows = [
-        ("trained on", f"curriculum stage {stage} only ({words} words per text): task `{provenance['task']}`"),
+        ("trained on", f"{curriculum_span(stage)} ({words} words per text at stage {stage}): task `{provenance['task']}`"),
         ("code", f"interleave-grpo at commit `{provenance['git_commit']}`"),
         ("recipe", f"`{provenance['recipe']}`"),
         ("commands", " then ".join(f"`{c}`" for c in provenance["commands"]) or "not recorded"),
@@ -112,7 +118,7 @@ def _made(provenance: dict, stage: int, words: int) -> list[tuple[str, str]]:
 
 def _limitations(summary: dict, stage: int, words: int, evaluated: bool, base_model_note: str | None) -> list[str]:
     lines = [
-        f"Trained on stage {stage} only ({words} words per text); longer texts are the later stages' work.",
+        f"Trained up to stage {stage} ({words} words per text); longer texts are the later stages' work.",
         "Texts are English, from the curriculum's corpus (the dataset card lists its registers and their "
         "shares). Out-of-register scores, where the results show them, measure a register held out of "
         "training; other languages are untested.",

@@ -106,10 +106,11 @@ class Demo:
                 f"a Hub model repo with `stage-N` branches."
             )
         shipped = next((a for a in self.adapters.values() if a.shipped), None)
-        if shipped:
+        if shipped:  # a later stage continues the stages before it (model_cards.stage_card.curriculum_span)
+            span = "curriculum stage 1 only" if shipped.stage == 1 else f"curriculum stages 1-{shipped.stage}"
             return line + (
                 f"No stage adapter trained in {self.settings.adapters.describe()}: offering the **adapter shipped "
-                f"with the project** (`{SHIPPED_ADAPTER}`), trained on curriculum stage {shipped.stage} only. "
+                f"with the project** (`{SHIPPED_ADAPTER}`), trained on {span}. "
                 f"`make train-stage N=...` writes your own."
             )
         stages = ", ".join(str(a.stage) for a in self.adapters.values())

@@ -111,3 +111,11 @@ def test_the_card_shows_the_out_of_register_split_beside_the_test_split(stage_ro
     assert "out-of-register NW" in text and "`out_of_register` split" in text
     assert f"| stage-1 | 10 | 256 | {0.8312:.3f} | {0.6875:.3f} | 128 | 0.702 | 0.500 | 0.123 | 0.000 |" in text
     assert "| arithmetic | - | 512 | 0.050 (partial credit) | 0.010 | - | - | - | - | - |" in text
+
+
+def test_a_later_stage_says_it_was_trained_through_the_stages_before_it():
+    """Stage N continues stage N-1's adapter (make train-stage N), so its card and the demo say "stages 1-N"."""
+    from model_cards.stage_card import curriculum_span
+
+    assert curriculum_span(1) == "curriculum stage 1 only"
+    assert curriculum_span(3) == "curriculum stages 1-3"

@@ -130,6 +130,14 @@ def test_the_demo_offers_and_runs_the_shipped_adapter_until_a_stage_is_trained(
 
 
 @pytest.mark.slow
+def test_a_later_shipped_stage_says_it_continues_the_stages_before_it(app, tmp_path, monkeypatch, tiny_model_dir):
+    write_shipped(tmp_path, 2, str(tiny_model_dir), adapter_from=tiny_model_dir)
+    monkeypatch.delenv("INTERLEAVE_DEMO_ADAPTERS", raising=False)
+    monkeypatch.setattr(app, "_adapter_base_dir", lambda: tmp_path)
+    demo = app.Demo(app.settings_from(app.parse_args(["--base_model", str(tiny_model_dir), "--device", "cpu"])))
+    assert "trained on curriculum stages 1-2." in demo.status() and demo.default_choice() == "stage-2"
+
+
 def test_the_real_shipped_adapter_interleaves_in_the_demo(app, tmp_path, monkeypatch):
     """The embedded model with the committed adapter, as `make space` in a fresh clone shows it."""
     (tmp_path / "adapters").mkdir()
@@ -138,7 +146,8 @@ def test_the_real_shipped_adapter_interleaves_in_the_demo(app, tmp_path, monkeyp
     monkeypatch.delenv("INTERLEAVE_DEMO_BASE_MODEL", raising=False)
     monkeypatch.setattr(app, "_adapter_base_dir", lambda: tmp_path)
     demo = app.Demo(app.settings_from(app.parse_args(["--device", "cpu"])))
-    assert "adapter shipped with the project" in demo.status() and demo.default_choice() == "stage-1"
-    output, target, score, *_ = list(demo.interleave(TEXT_A, TEXT_B, "stage-1"))[-1]
+    stage = f"stage-{json.loads((REPO_ROOT / SHIPPED_ADAPTER / 'provenance.json').read_text())['stage']}"
+    assert "adapter shipped with the project" in demo.status() and demo.default_choice() == stage
+    output, target, score, *_ = list(demo.interleave(TEXT_A, TEXT_B, stage))[-1]
     assert nw_score(output, target) >= 0.8, output  # the base model writes no interleave (0.000); and it stops
     assert "NW score:" in score
