@@ -40,7 +40,7 @@ def test_with_no_runs_the_shipped_adapter_is_published_with_its_own_card(local_h
     out = capsys.readouterr().out
     assert code == 0, out
     shipped = load_shipped()
-    assert "publishing the adapter shipped with the project, adapters/shipped/ (curriculum stage 1)" in out
+    assert f"publishing the adapter shipped with the project, adapters/shipped/ (curriculum stage {shipped.stage})" in out
     assert sorted(local_hub.branches(REPO, "model")) == ["main", f"stage-{shipped.stage}"]
     published = branch_files(local_hub, f"stage-{shipped.stage}")
     committed = {
@@ -56,21 +56,24 @@ def test_the_card_names_the_publishing_namespace(local_hub, tmp_path, capsys, mo
     monkeypatch.setenv("HUB_USER", "alice")
     assert publish_main(["model", "--runs_dir", str(tmp_path / "runs"), "--staging", str(tmp_path / "s")]) == 0
     repo = local_hub.repo_path("alice/interleave-grpo-smollm2-135m-instruct", "model")
-    card = subprocess.run(["git", "show", "stage-1:README.md"], cwd=repo, capture_output=True, text=True).stdout
-    assert 'PeftModel.from_pretrained(base, "alice/interleave-grpo-smollm2-135m-instruct", revision="stage-1")' in card
+    branch = f"stage-{load_shipped().stage}"
+    card = subprocess.run(["git", "show", f"{branch}:README.md"], cwd=repo, capture_output=True, text=True).stdout
+    assert f'PeftModel.from_pretrained(base, "alice/interleave-grpo-smollm2-135m-instruct", revision="{branch}")' in card
     assert "HUB_USER" not in card and "## How it was made" in card
 
 
 def test_a_users_runs_come_first(local_hub, tmp_path, capsys, tiny_model_dir):
-    make_stage_run(tmp_path, tiny_model_dir, stage=2)
+    shipped = load_shipped().stage
+    users = shipped % 6 + 1  # a stage of the user's other than the shipped one
+    make_stage_run(tmp_path, tiny_model_dir, stage=users)
     capsys.readouterr()
     args = ["model", "--runs_dir", str(tmp_path / "runs"), "--staging", str(tmp_path / "staging")]
     assert publish_main(args) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: which adapter?") and "stage 2" in err and "RUN=adapters/shipped" in err
+    assert err.startswith("error: which adapter?") and f"stage {users}" in err and "RUN=adapters/shipped" in err
     assert not local_hub.root.exists()  # nothing published
     assert publish_main([*args, "--run", str(SHIPPED_ADAPTER)]) == 0  # asked for by its folder: published anyway
-    assert sorted(local_hub.branches(REPO, "model")) == ["main", "stage-1"]
+    assert sorted(local_hub.branches(REPO, "model")) == ["main", f"stage-{shipped}"]
     assert publish_main([*args, "--run", str(SHIPPED_ADAPTER), "--eval_file", str(tmp_path / "e.json")]) == 2
     assert "carries its own scores" in capsys.readouterr().err
 
@@ -103,7 +106,7 @@ def test_publish_all_with_no_runs_publishes_the_shipped_adapter_and_points_the_s
     out = capsys.readouterr().out
     assert code == 0, out
     assert "stages with a final adapter" in out and "publishing the adapter shipped with the project" in out
-    assert sorted(local_hub.branches(REPO, "model")) == ["main", "stage-1"]
+    assert sorted(local_hub.branches(REPO, "model")) == ["main", f"stage-{load_shipped().stage}"]
     assert local_hub.space_variables("HUB_USER/interleave-demo") == {
         "INTERLEAVE_DEMO_ADAPTERS": REPO,
         "INTERLEAVE_DEMO_BASE_MODEL": "HuggingFaceTB/SmolLM2-135M-Instruct",

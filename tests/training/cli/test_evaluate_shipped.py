@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from model_cards.shipped_adapter import SHIPPED_ADAPTER
+from model_cards.shipped_adapter import SHIPPED_ADAPTER, load_shipped
 from tests.conftest import make_dry_run
 from training.cli.evaluate import choose_adapter, out_folder
 
@@ -23,7 +23,8 @@ def test_no_adapter_and_no_runs_scores_the_shipped_adapter(tmp_path):
     note = choose_adapter(chosen, tmp_path / "runs")
     assert chosen.adapter == str(SHIPPED_ADAPTER)
     assert note.startswith(f"no ADAPTER given and no stage's final adapter in {tmp_path / 'runs'}/: scoring the ")
-    assert "adapter shipped with the project, adapters/shipped/ (curriculum stage 1)" in note
+    stage = load_shipped().stage
+    assert f"adapter shipped with the project, adapters/shipped/ (curriculum stage {stage})" in note
     assert "ADAPTER=base scores the base model alone" in note
     assert out_folder(chosen) == Path("runs/eval/shipped")
 
