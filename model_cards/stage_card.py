@@ -101,7 +101,10 @@ def _made(provenance: dict, stage: int, words: int) -> list[tuple[str, str]]:
         trained.append(f"{provenance['training_minutes']:g} minutes of training (wall clock)")
     size = f"{weights['bytes'] / 1e6:.1f} MB, " if weights.get("bytes") else ""
     rows = [
-        ("trained on", f"{curriculum_span(stage)} ({words} words per text at stage {stage}): task `{provenance['task']}`"),
+        (
+            "trained on",
+            f"{curriculum_span(stage)} ({words} words per text at stage {stage}): task `{provenance['task']}`",
+        ),
         ("code", f"interleave-grpo at commit `{provenance['git_commit']}`"),
         ("recipe", f"`{provenance['recipe']}`"),
         ("commands", " then ".join(f"`{c}`" for c in provenance["commands"]) or "not recorded"),

@@ -40,7 +40,7 @@ def test_with_no_runs_the_shipped_adapter_is_published_with_its_own_card(local_h
     out = capsys.readouterr().out
     assert code == 0, out
     shipped = load_shipped()
-    assert f"publishing the adapter shipped with the project, adapters/shipped/ (curriculum stage {shipped.stage})" in out
+    assert f"the adapter shipped with the project, adapters/shipped/ (curriculum stage {shipped.stage})" in out
     assert sorted(local_hub.branches(REPO, "model")) == ["main", f"stage-{shipped.stage}"]
     published = branch_files(local_hub, f"stage-{shipped.stage}")
     committed = {
@@ -58,7 +58,7 @@ def test_the_card_names_the_publishing_namespace(local_hub, tmp_path, capsys, mo
     repo = local_hub.repo_path("alice/interleave-grpo-smollm2-135m-instruct", "model")
     branch = f"stage-{load_shipped().stage}"
     card = subprocess.run(["git", "show", f"{branch}:README.md"], cwd=repo, capture_output=True, text=True).stdout
-    assert f'PeftModel.from_pretrained(base, "alice/interleave-grpo-smollm2-135m-instruct", revision="{branch}")' in card
+    assert f'from_pretrained(base, "alice/interleave-grpo-smollm2-135m-instruct", revision="{branch}")' in card
     assert "HUB_USER" not in card and "## How it was made" in card
 
 

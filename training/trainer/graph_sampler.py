@@ -46,8 +46,8 @@ def gqa_sdpa_attention(module, query, key, value, attention_mask, dropout=0.0, s
     (batch 512) faster rollouts, same greedy tokens (results/bench-generation/profile/gqa.txt).
 
     A prefill (several query positions) with a mask gets K/V expanded to every query head instead: PyTorch serves
-    ``enable_gqa`` with a mask by its math kernel, which holds rows x heads x positions x keys scores at once. At stage 6
-    (128 rows of ~1,800 prompt tokens against a ~4,000-key cache) that was a 70.9 GiB allocation and a CUDA OOM on a
+    ``enable_gqa`` with a mask by its math kernel, which holds rows x heads x positions x keys scores at once. Stage 6
+    (128 rows of ~1,800 prompt tokens against a ~4,000-key cache) asked for 70.9 GiB and died of CUDA OOM on a
     141 GB H200 before the first step (results/grpo/batch-24, s6-direct). Expanded K/V cost rows x heads x keys x dim
     (~0.6 GB there), once a step, and SDPA's memory-efficient kernel takes a masked prefill without the scores.
     """
