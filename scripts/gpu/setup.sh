@@ -7,6 +7,12 @@
 # needs them all again.
 # Before the first call, here: .venv/bin/python scripts/gpu/call_size.py .gpu/1 (the device counts a call as tar does).
 G=/tmp/gpu
+# DRY_RUN=FILE (tests/scripts/test_gpu_scripts.py): nothing is installed or run; each python3 command a part would run
+# is written to FILE, one line each, and the set-up counts as ready
+if [ -n "$DRY_RUN" ]; then
+python3() { echo "python3 $*" >> "$DRY_RUN"; }
+timeout() { while [ "${1#-}" != "$1" ]; do shift 2; done; shift; "$@"; }  # timeout [-s SIGNAL] DURATION COMMAND...
+else  # (the install, not indented: its heredoc and its quoted Python keep their columns)
 mkdir -p $G
 for part in .gpu/*/model.part_* .gpu/*/parts; do
   [ -f "$part" ] && [ ! -f $G/$(basename $part) ] && cp "$part" $G/
@@ -35,12 +41,13 @@ with tarfile.open(sys.argv[1]) as tar:  # the corpus folder's files (passages.js
             (out / pathlib.Path(member.name).name).write_bytes(tar.extractfile(member).read())
 PY
 fi
+fi
 export PYTHONPATH=$G/site:$PWD INTERLEAVE_GRPO_CORPUS=$G/corpus HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1
 export TOKENIZERS_PARALLELISM=false TRACKIO_DIR=/tmp/trackio
 export M=$G/smollm2-135m-instruct          # the embedded model, bf16
 export LAB=${LAB:-$PWD/.lab}                # runs/ and results/ of experiments on this machine (git-ignored)
 mkdir -p $LAB/runs $LAB/results
-ready() { [ -f $G/.wheels-installed ] && [ -f $M/model.safetensors ] && [ -f $G/corpus/passages.jsonl ]; }
+ready() { [ -n "$DRY_RUN" ] || { [ -f $G/.wheels-installed ] && [ -f $M/model.safetensors ] && [ -f $G/corpus/passages.jsonl ]; }; }
 # pack_out NAME PATH...: tar PATHs (relative to $LAB) into $OUT/NAME.tar.gz.part-* (15 MiB parts; $OUT takes files of
 # at most 16 MiB). Join here with: cat NAME.tar.gz.part-* | tar xz
 pack_out() { local name=$1; shift; (cd $LAB && tar cz "$@") | split -b 15m - $OUT/$name.tar.gz.part-; }

@@ -1,7 +1,9 @@
 """The GPU scripts are sent to a lent machine whose minutes are scarce: each parses as bash, and the training
-commands of the newest sweep (the one that runs next) parse with the project's own argument parsers, so that a
-mistyped flag or a renamed recipe fails here and not in a device call."""
+commands of the newest sweep (the one that runs next), each of its parts run dry through scripts/gpu/setup.sh's
+helpers, parse with the project's own argument parsers, so that a mistyped flag or a renamed recipe fails here and
+not in a device call."""
 
+import os
 import re
 import shlex
 import subprocess
@@ -46,17 +48,46 @@ def test_each_gpu_script_parses_as_bash(script):
     assert proc.returncode == 0, proc.stderr
 
 
-def test_the_newest_sweeps_training_commands_parse(monkeypatch):
+def sweep_parts(script_text: str) -> list[str]:
+    """The PART values a sweep's ``case`` accepts (``a | b)`` gives both), but ``bg`` and ``wait``."""
+    body = script_text[script_text.index("case ${PART:?") :]
+    labels = re.findall(r"^  ([\w|. -]+)\)", body, flags=re.MULTILINE)
+    return [part.strip() for label in labels for part in label.split("|") if part.strip() not in ("bg", "wait")]
+
+
+def dry_run(script, part: str, tmp_path) -> list[str]:
+    """The python3 commands ``PART=part bash script`` would run (setup.sh's DRY_RUN), one string each."""
+    log, lab, out = tmp_path / f"{part}.log", tmp_path / "lab", tmp_path / "out"
+    (lab / "results").mkdir(parents=True, exist_ok=True)
+    out.mkdir(exist_ok=True)
+    for name in sweep_parts(script.read_text()):  # a part that waits for another's log finds it
+        (lab / "results" / f"bg-{name}.log").touch()
+    env = {**os.environ, "DRY_RUN": str(log), "LAB": str(lab), "OUT": str(out), "PART": part, "NAMES": "x"}
+    proc = subprocess.run(["bash", str(script)], cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert "set-up incomplete" not in proc.stdout, proc.stdout
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def test_the_newest_sweeps_training_commands_parse(tmp_path, monkeypatch):
+    """Each part of the newest sweep, run dry (setup.sh's DRY_RUN: its python3 commands written down, not run): the
+    training commands it would run, with the arguments bash gives them there, parse."""
     from training.cli.warm_start import parse_warm_start_arguments
     from training.core.arguments import parse_run_arguments
 
     monkeypatch.chdir(REPO_ROOT)  # recipes are named from the repository root, as the scripts run
     newest = SWEEPS[-1]
-    commands = training_commands(newest.read_text())
-    assert commands, f"{newest.name} has no training command"
-    for module, argv in commands:
-        parse = parse_run_arguments if module == "training.cli.train" else parse_warm_start_arguments
-        parse(argv)  # a RecipeError or argparse's SystemExit names the bad flag
+    parts = sweep_parts(newest.read_text())
+    assert "start-in" in parts and len(parts) > 3, parts
+    parsed = []
+    for part in parts:
+        for line in dry_run(newest, part, tmp_path):
+            argv = shlex.split(line)
+            if argv[:2] == ["python3", "-m"] and argv[2] in ENTRY_POINTS:
+                parse = parse_run_arguments if argv[2] == "training.cli.train" else parse_warm_start_arguments
+                parse(argv[3:])  # a RecipeError or argparse's SystemExit names the bad flag
+                parsed.append((part, argv[2]))
+    trained = {part for part, _ in parsed}
+    assert trained >= {p for p in parts if not p.endswith("-score") and p not in ("i1-report",)}, (parts, trained)
 
 
 def test_a_mistyped_flag_is_caught():

@@ -249,23 +249,34 @@ def test_stage_1_trains_its_format_start_first_and_a_supervised_help_continues_i
     assert summary["supervised_help"]["from"] == str(start) and summary["supervised_help"]["steps"] == 2
 
 
-def test_stage_2_needs_stage_1_or_an_adapter(tmp_path):
-    proc = run_cli(
-        "-m",
-        "training.cli.train",
-        "--config",
-        "training/recipes/stage-2.yaml",
-        "--model",
-        "tiny-random-llama",
-        "--output_dir",
-        str(tmp_path / "stage-2"),
-        "--report_to",
-        "none",
-    )
-    assert proc.returncode == 2
-    assert f"stage-2 starts from stage-1's final adapter, {tmp_path}/stage-1/final, which does not exist" in proc.stderr
-    assert "The adapter shipped with the project is a stage-1 adapter: INIT_ADAPTER=adapters/shipped." in proc.stderr
-    assert "Traceback" not in proc.stderr
+def test_a_later_stage_needs_the_stage_before_or_an_adapter(tmp_path):
+    """Stage N's start is runs/stage-(N-1)/final; without it the error says how to give one, and names the shipped
+    adapter where that is a stage-(N-1) adapter (and only there)."""
+    from model_cards.shipped_adapter import load_shipped
+
+    shipped = load_shipped().stage
+    for stage in sorted({2, min(shipped + 1, 6)}):
+        proc = run_cli(
+            "-m",
+            "training.cli.train",
+            "--config",
+            f"training/recipes/stage-{stage}.yaml",
+            "--model",
+            "tiny-random-llama",
+            "--output_dir",
+            str(tmp_path / f"stage-{stage}"),
+            "--report_to",
+            "none",
+        )
+        assert proc.returncode == 2
+        previous = f"stage-{stage - 1}"
+        assert (
+            f"stage-{stage} starts from {previous}'s final adapter, {tmp_path}/{previous}/final, which does not exist"
+            in proc.stderr
+        )
+        hint = f"The adapter shipped with the project is a {previous} adapter: INIT_ADAPTER=adapters/shipped."
+        assert (hint in proc.stderr) == (stage == shipped + 1), proc.stderr
+        assert "Traceback" not in proc.stderr
 
 
 def test_a_second_run_into_the_same_folder_must_say_resume(tmp_path):
