@@ -49,7 +49,7 @@
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 mkdir -p $LAB/results/scores
-SHIPPED=adapters/shipped   # batch 23's stage-1 adapter, in the tree
+SHIPPED=adapters/shipped   # batch 23's stage-1 adapter, in the tree then (since 7918836 it is c2-eq-grpo: to rerun, use f739a38's)
 case ${PART:?set PART=start-in, s6-direct-2, c2-eq-grpo, c2, c3, c4, c2-eq, i1-b512, i1-d99, i1-scr, s6-direct, sup2 (each also NAME-score), i1-report, bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_24.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
   wait) wait_parts ;;

@@ -5,8 +5,10 @@
 # stage 3, asks whether GRPO's +0.011 beats 5 more minutes of the help (item 3 at equal minutes), and reruns item 1's
 # 512-a-step arm on a GPU of its own.
 #
-# Carry: c2-eq-grpo's adapter as .carry/c2-eq-grpo (git show d75c7ac:adapters/batch-24/c2-eq-grpo/FILE), in the last
-# bundle's call; results/ moved out of the tree for the bundle calls (4 calls instead of 6, batch 24).
+# Starts: c2-eq-grpo is adapters/shipped since session 19 (7918836), in the tree. Batch 23's stage 1 (the start of
+# n2-eq12, as of c2-eq) is carried as .carry/stage-1 (git show f739a38:adapters/shipped/FILE for adapter_config.json
+# and adapter_model.safetensors), in the last bundle's call; results/ moved out of the tree for the bundle calls (4
+# calls instead of 6, batch 24).
 #
 # Parts (PART=bg / PART=wait as in batch 24; start_lanes gives each lane its GPU):
 # PART=n3-eq      stage 3's help (sft-stage-3-help-long: texts of 4-100 words) alone for 7 minutes from c2-eq-grpo;
@@ -17,7 +19,7 @@
 #                 alone for 7 minutes, if it beats c3's 0.762.
 # PART=n4-eq, n4-grpo  the same at stage 4 (sft-stage-4-help-long; stage-4.yaml's base is already lr 3e-5) from
 #                 n3-grpo, if the machine has 15 minutes left after n3-grpo-score.
-# PART=n2-eq12    item 3 at equal minutes: stage 2's help alone for 12 minutes from the shipped adapter (c2-eq-grpo's
+# PART=n2-eq12    item 3 at equal minutes: stage 2's help alone for 12 minutes from batch 23's stage 1 (c2-eq-grpo's
 #                 7 + 5); n2-eq12-score: validation, stages 1-2. GRPO's share at stage 2 = c2-eq-grpo (0.973) minus
 #                 this; reported either way, it changes no recipe.
 # PART=i1-b512    item 1: stage-1.yaml at 512 a step from the format start, 8 minutes (batch 24's ran 181 steps beside
@@ -34,8 +36,8 @@
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 mkdir -p $LAB/results/scores
-SHIPPED=adapters/shipped      # batch 23's stage-1 adapter, in the tree
-STAGE2=.carry/c2-eq-grpo      # batch 24's stage 2 (stage-2.yaml's recipe of now)
+STAGE1=.carry/stage-1         # batch 23's stage 1, the shipped adapter until session 19
+STAGE2=adapters/shipped       # batch 24's c2-eq-grpo: stage 2 by stage-2.yaml's recipe of now, in the tree
 case ${PART:?set PART=start-in, n3-eq, n3-grpo, n4-eq, n4-grpo, n2-eq12, i1-b512, i1-d99 (each also NAME-score), i1-report, bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_25.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
   wait) wait_parts ;;
@@ -46,7 +48,7 @@ case ${PART:?set PART=start-in, n3-eq, n3-grpo, n4-eq, n4-grpo, n2-eq12, i1-b512
     while [ ! -e $LAB/results/bg-n3-grpo-score.log ] || [ -e $LAB/running/n3-grpo-score ]; do sleep 5; done
     help_alone n4-eq sft-stage-4-help-long $LAB/runs/n3-grpo/final 7 ;;
   n4-grpo) polish n4-grpo 4 $LAB/runs/n4-eq/final ;;
-  n2-eq12) help_alone n2-eq12 sft-stage-2-help-scrambled $SHIPPED 12 ;;
+  n2-eq12) help_alone n2-eq12 sft-stage-2-help-scrambled $STAGE1 12 ;;
   n3-eq-score | n3-grpo-score) score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-3 ;;
   n4-eq-score | n4-grpo-score) score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-4 ;;
   n2-eq12-score) score n2-eq12 $LAB/runs/n2-eq12/final validation 1-2 ;;
