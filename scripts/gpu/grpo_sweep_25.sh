@@ -22,6 +22,13 @@
 # PART=n2-eq12    item 3 at equal minutes: stage 2's help alone for 12 minutes from batch 23's stage 1 (c2-eq-grpo's
 #                 7 + 5); n2-eq12-score: validation, stages 1-2. GRPO's share at stage 2 = c2-eq-grpo (0.973) minus
 #                 this; reported either way, it changes no recipe.
+# PART=n2-num     issue 18 at stage 2: c2-eq's help (7 minutes from batch 23's stage 1) with the train texts drawn
+#                 twice as often from the numeric and reference registers (--register_weights numeric=2,reference=2:
+#                 the registers nearest the held-out technical docs in numbers, identifiers and punctuation; never
+#                 measured). n2-num-score: validation and out_of_register, stages 1-2. Rule: stage 2's help takes
+#                 the weights if the out-of-register gap at 25 words (out_of_register - validation) shrinks by 0.01
+#                 or more against c2-eq's (validation 0.962 on an H200; out_of_register scored on CPU in session 19,
+#                 results/grpo/batch-24/cpu-eval/c2-eq-oor) and validation at 25 words loses under 0.005.
 # PART=i1-b512    item 1: stage-1.yaml at 512 a step from the format start, 8 minutes (batch 24's ran 181 steps beside
 #                 three other runs, still rising: 0.984 / 89.8%); i1-b512-score. Same rule as batch 24: adopted if its
 #                 average beats 0.990 by 0.003 on validation, then scored on test and out of register (i1-report).
@@ -30,7 +37,8 @@
 # PART=i1-report  NAMES="a b": test and out_of_register for the named stage-1 arms.
 # Plan: one machine of 4 GPUs (nvidia-h200-x4). The format start on GPU 0 in the last bundle's call, then:
 #   source scripts/gpu/setup.sh; export BACK_RAW=0; start_lanes scripts/gpu/grpo_sweep_25.sh \
-#     "n3-eq n3-eq-score n3-grpo n3-grpo-score" "n2-eq12 n2-eq12-score" "i1-b512 i1-b512-score" "i1-d99 i1-d99-score"
+#     "n3-eq n3-eq-score n3-grpo n3-grpo-score" "n2-eq12 n2-eq12-score" "i1-b512 i1-b512-score" \
+#     "n2-num n2-num-score i1-d99 i1-d99-score"
 # then, on GPU 1 once n2-eq12-score is back and 15 minutes remain: "n4-eq n4-eq-score n4-grpo n4-grpo-score" (with
 # n3-grpo's adapter: it waits for it). Commit each n-adapter as it comes back (then drop it from the tree).
 source scripts/gpu/setup.sh
@@ -38,7 +46,7 @@ ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.g
 mkdir -p $LAB/results/scores
 STAGE1=.carry/stage-1         # batch 23's stage 1, the shipped adapter until session 19
 STAGE2=adapters/shipped       # batch 24's c2-eq-grpo: stage 2 by stage-2.yaml's recipe of now, in the tree
-case ${PART:?set PART=start-in, n3-eq, n3-grpo, n4-eq, n4-grpo, n2-eq12, i1-b512, i1-d99 (each also NAME-score), i1-report, bg or wait} in
+case ${PART:?set PART=start-in, n3-eq, n3-grpo, n4-eq, n4-grpo, n2-eq12, n2-num, i1-b512, i1-d99 (each also NAME-score), i1-report, bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_25.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
   wait) wait_parts ;;
   start-in) format_start ;;
@@ -52,6 +60,10 @@ case ${PART:?set PART=start-in, n3-eq, n3-grpo, n4-eq, n4-grpo, n2-eq12, i1-b512
   n3-eq-score | n3-grpo-score) score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-3 ;;
   n4-eq-score | n4-grpo-score) score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-4 ;;
   n2-eq12-score) score n2-eq12 $LAB/runs/n2-eq12/final validation 1-2 ;;
+  n2-num) help_alone n2-num sft-stage-2-help-scrambled $STAGE1 7 --register_weights numeric=2,reference=2 ;;
+  n2-num-score)
+    score n2-num $LAB/runs/n2-num/final validation 1-2 & score n2-num $LAB/runs/n2-num/final out_of_register 1-2 &
+    wait ;;
   i1-b512) stage1 i1-b512 --per_device_train_batch_size 512 ;;
   i1-d99) stage1 i1-d99 --weight_average_decay 0.99 ;;
   i1-b512-score | i1-d99-score) score_both ${PART%-score} ;;

@@ -147,13 +147,13 @@ chain_stage() {
   cp $LAB/runs/$name/promotion.jsonl $LAB/results/$name/ 2>/dev/null
   back $name $LAB/runs/$name/final
 }
-# help_alone NAME RECIPE START MINUTES: a supervised help recipe alone from the adapter START for MINUTES (its cosine
-# schedule 5,000 steps long, as batch 24's c2-eq ran), into $LAB/runs/NAME; the adapter back (item 3's SFT arm)
+# help_alone NAME RECIPE START MINUTES FLAGS...: a supervised help recipe alone from the adapter START for MINUTES (its
+# cosine schedule 5,000 steps long, as batch 24's c2-eq ran), FLAGS over it, into $LAB/runs/NAME; the adapter back
 help_alone() {
-  local name=$1 recipe=$2 start=$3 minutes=$4
+  local name=$1 recipe=$2 start=$3 minutes=$4; shift 4
   mkdir -p $LAB/results/$name
   timeout -s TERM $((minutes * 60 + 120)) python3 -m training.cli.warm_start --config training/recipes/$recipe.yaml \
-    --model $M --report_to none --init_adapter $start --max_train_minutes $minutes --max_steps 5000 \
+    --model $M --report_to none --init_adapter $start --max_train_minutes $minutes --max_steps 5000 "$@" \
     --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
   back $name $LAB/runs/$name/final
 }
