@@ -12,7 +12,8 @@
 #
 # Parts (PART=bg / PART=wait as in batch 24; start_lanes gives each lane its GPU):
 # PART=n3-eq      stage 3's help (sft-stage-3-help-long: texts of 4-100 words) alone for 7 minutes from c2-eq-grpo;
-#                 n3-eq-score: validation, stages 1-3. Batch 24's c3 (2 min of help + 29 GRPO steps, from c2): 0.762.
+#                 n3-eq-score: validation, stages 1-3. Batch 24's c3 (2 min of help + 29 GRPO steps, from c2): 0.762;
+#                 c2-eq-grpo itself, untrained at 50 words: 0.840 (results/grpo/batch-24/shipped-eval).
 # PART=n3-grpo    GRPO polish from n3-eq (stage-3.yaml, lr 3e-5, the average from step 20, 5 minutes, no help);
 #                 n3-grpo-score. Rule: stage-3.yaml takes the design (7-minute help + polish) if n3-grpo beats n3-eq
 #                 by 0.01 or more on validation at 50 words and loses no earlier stage more than 0.02; else the help
