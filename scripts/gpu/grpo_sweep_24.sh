@@ -49,6 +49,8 @@
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 mkdir -p $LAB/results/scores
+# s6_direct FLAGS...: item 3's collapse test, stage-6.yaml straight from the shipped stage 1, no help, 5 minutes
+s6_direct() { chain_stage s6-direct 6 $SHIPPED --supervised_help none --max_train_minutes 5 --max_steps 3000 "$@"; }
 SHIPPED=adapters/shipped   # batch 23's stage-1 adapter, in the tree then (since 7918836 it is c2-eq-grpo: to rerun, use f739a38's)
 case ${PART:?set PART=start-in, s6-direct-2, c2-eq-grpo, c2, c3, c4, c2-eq, i1-b512, i1-d99, i1-scr, s6-direct, sup2 (each also NAME-score), i1-report, bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_24.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
@@ -67,17 +69,15 @@ case ${PART:?set PART=start-in, s6-direct-2, c2-eq-grpo, c2, c3, c4, c2-eq, i1-b
   i1-scr) stage1 i1-scr --scrambled_fraction 0.3 ;;
   i1-b512-score | i1-d99-score | i1-scr-score) score_both ${PART%-score} ;;
   i1-report) report_stage1 ${NAMES:?} ;;
-  s6-direct) chain_stage s6-direct 6 $SHIPPED --supervised_help none --max_train_minutes 5 --max_steps 3000 ;;
+  s6-direct) s6_direct ;;
   s6-direct-mb)  # added after s6-direct died at its first step (CUDA OOM: 70.9 GiB of logits for 128 completions
     # of ~2,800 tokens at once); the same run in micro-batches of 16 (8 accumulated: still 16 prompts x 8 a step), on
     # GPU 2 once its lane's c2-eq-score has ended
     while [ ! -e $LAB/results/bg-c2-eq-score.log ] || [ -e $LAB/running/c2-eq-score ]; do sleep 5; done
-    chain_stage s6-direct 6 $SHIPPED --supervised_help none --max_train_minutes 5 --max_steps 3000 \
-      --per_device_train_batch_size 16 --gradient_accumulation_steps 8 ;;
+    s6_direct --per_device_train_batch_size 16 --gradient_accumulation_steps 8 ;;
   # Machine 2 (one H200, after machine 1's results: c2 lost to c2-eq, its help alone, by 0.10 at 25 words; s6-direct
   # and s6-direct-mb died of CUDA OOM in the sampler's prefill, since fixed in graph_sampler.py). Both at once on it:
-  s6-direct-2) chain_stage s6-direct 6 $SHIPPED --supervised_help none --max_train_minutes 5 --max_steps 3000 \
-      --per_device_train_batch_size 16 --gradient_accumulation_steps 8 ;;
+  s6-direct-2) s6_direct --per_device_train_batch_size 16 --gradient_accumulation_steps 8 ;;
   # c2-eq-grpo: does GRPO add on top of a strong supervised start? stage-2.yaml from c2-eq (0.962 / 87.9% at 25 words
   # on validation; adapter in commit e715af4, carried as .carry/c2-eq) with no further help, at the long stages'
   # lr 3e-5 (stage 2's 3e-4 went 0.82 -> 0.88 -> 0.82 on the promotion checks of c2), 5 minutes, the average from step
