@@ -41,7 +41,10 @@
 #     "n3-eq n3-eq-score n3-grpo n3-grpo-score" "n2-eq12 n2-eq12-score" "i1-b512 i1-b512-score" \
 #     "n2-num n2-num-score i1-d99 i1-d99-score"
 # then, on GPU 1 once n2-eq12-score is back and 15 minutes remain: "n4-eq n4-eq-score n4-grpo n4-grpo-score" (with
-# n3-grpo's adapter: it waits for it). Commit each n-adapter as it comes back (then drop it from the tree).
+# n3-grpo's adapter: it waits for it). Added during the run (GPU 2 idle after i1-b512-score, too little time left for
+# the n4 lane): n4-eq3, stage 4's help alone for 7 minutes from n3-eq, then n4-eq3-score (stages 1-4); after it, in
+# the machine's last 8 minutes, n4-grpo3 (the polish from n4-eq3 for 3.5 minutes) and n4-grpo3-score. Commit each
+# n-adapter as it comes back (then drop it from the tree).
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 mkdir -p $LAB/results/scores
@@ -57,9 +60,12 @@ case ${PART:?set PART=start-in, n3-eq, n3-grpo, n4-eq, n4-grpo, n2-eq12, n2-num,
     while [ ! -e $LAB/results/bg-n3-grpo-score.log ] || [ -e $LAB/running/n3-grpo-score ]; do sleep 5; done
     help_alone n4-eq sft-stage-4-help-long $LAB/runs/n3-grpo/final 7 ;;
   n4-grpo) polish n4-grpo 4 $LAB/runs/n4-eq/final ;;
+  n4-eq3) help_alone n4-eq3 sft-stage-4-help-long $LAB/runs/n3-eq/final 7 ;;
+  n4-grpo3) polish n4-grpo3 4 $LAB/runs/n4-eq3/final --max_train_minutes 3.5 ;;  # the time left: 3.5 minutes, not 5
   n2-eq12) help_alone n2-eq12 sft-stage-2-help-scrambled $STAGE1 12 ;;
   n3-eq-score | n3-grpo-score) score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-3 ;;
-  n4-eq-score | n4-grpo-score) score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-4 ;;
+  n4-eq-score | n4-grpo-score | n4-eq3-score | n4-grpo3-score)
+    score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-4 ;;
   n2-eq12-score) score n2-eq12 $LAB/runs/n2-eq12/final validation 1-2 ;;
   n2-num) help_alone n2-num sft-stage-2-help-scrambled $STAGE1 7 --register_weights numeric=2,reference=2 ;;
   n2-num-score)

@@ -242,6 +242,36 @@ def write_results(output_dir: Path, results_dir: Path, run_name: str, summary: d
     report(f"results: {results_dir}/ (metrics.jsonl, summary.json, {len(plots)} plots)")
 
 
+def finish_help_only(
+    output_dir: Path, results_dir: Path, run_name: str, run_args: RunArguments, helped: Path, format_start, help_record
+) -> int:
+    """A stage of ``max_steps: 0``: no GRPO step runs, and the supervised help's adapter becomes ``output_dir/final``
+    (what the next stage and ``make eval`` read), with a summary.json that says so. Batch 25 chose this for stages
+    where GRPO on top of the help did not clear the bar set before the run (results/grpo/batch-25/README.md)."""
+    final = output_dir / "final"
+    if final.exists():
+        shutil.rmtree(final)
+    shutil.copytree(helped, final)
+    report(f"max_steps 0: no GRPO steps; the stage's final adapter is its supervised help's ({final}/)")
+    write_results(
+        output_dir,
+        results_dir,
+        run_name,
+        {
+            "run": run_name,
+            "task": run_args.task,
+            "init_adapter": str(helped),
+            "format_start": format_start,
+            "supervised_help": help_record,
+            "max_steps": 0,
+            "global_step": 0,
+            "final_adapter": str(final),
+            "recipe": {f.name: getattr(run_args, f.name) for f in fields(run_args)},
+        },
+    )
+    return 0
+
+
 def train(run_args: RunArguments, grpo_args, model_args) -> int:
     """Set up and run one GRPO run; returns the process exit code."""
     from training.callbacks.checkpoints import CheckpointRetention
@@ -281,11 +311,18 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         adapter, format_start = run_format_start(
             run_args.format_start, model_args.model_name_or_path, output_dir, report_to
         )
+    if grpo_args.max_steps == 0 and not names_recipe(run_args.supervised_help):
+        raise RecipeError(
+            "--max_steps 0 runs no GRPO step, so the stage is its supervised help alone, and this run names none: "
+            "give --supervised_help RECIPE, or --max_steps 1 or more"
+        )
     supervised_help = None
     if names_recipe(run_args.supervised_help) and checkpoint is None:
         adapter, supervised_help = run_supervised_help(
             run_args.supervised_help, model_args.model_name_or_path, output_dir, report_to, adapter
         )
+    if grpo_args.max_steps == 0:
+        return finish_help_only(output_dir, results_dir, run_name, run_args, adapter, format_start, supervised_help)
     prepare_hub_push(grpo_args, task.name)
     model, tokenizer, peft_config = load_policy(model_args, adapter, grpo_args.bf16)
 

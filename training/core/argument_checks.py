@@ -69,11 +69,16 @@ RULES = {
 }
 
 
+# Where one dataclass allows what the others do not: a GRPO stage of max_steps 0 is its supervised help alone
+# (training/cli/train.py requires the help); a supervised run of 0 steps would train by epochs instead.
+CLASS_RULES = {"GRPOConfig": {"max_steps": whole(0)}}
+
+
 def check_numbers(*configs) -> None:
     """A RecipeError listing each field of ``configs`` outside its range in :data:`RULES` (as ``--flag value``)."""
     bad = []
     for config in configs:
-        for name, (test, wanted) in RULES.items():
+        for name, (test, wanted) in (RULES | CLASS_RULES.get(type(config).__name__, {})).items():
             value = getattr(config, name, None)
             if value is not None and not test(value):
                 bad.append(f"--{name} {value!r} must be {wanted}")

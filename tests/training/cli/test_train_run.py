@@ -249,6 +249,33 @@ def test_stage_1_trains_its_format_start_first_and_a_supervised_help_continues_i
     assert summary["supervised_help"]["from"] == str(start) and summary["supervised_help"]["steps"] == 2
 
 
+def test_a_stage_of_max_steps_0_is_its_supervised_help_alone(tiny_model_dir, tmp_path):
+    """``max_steps: 0`` (stages whose GRPO polish did not clear its bar, batch 25): the help trains, its adapter
+    becomes final/, and no GRPO step runs; without a help the run stops before loading, saying what to give."""
+    from training.core.arguments import RECIPES_DIR
+
+    recipe = tmp_path / "tiny-help.yaml"
+    recipe.write_text(
+        f"base: {RECIPES_DIR / 'sft-format-start.yaml'}\nmax_steps: 2\nper_device_train_batch_size: 4\n"
+        "logging_steps: 1\n"
+    )
+    proc = run_cli(*train_args(tmp_path, "--max_steps", "0", "--supervised_help", str(recipe)))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    helped, final = tmp_path / "run" / "supervised-help" / "final", tmp_path / "run" / "final"
+    assert f"max_steps 0: no GRPO steps; the stage's final adapter is its supervised help's ({final}/)" in proc.stdout
+    weights = adapter_weights(final)
+    assert weights.keys() == adapter_weights(helped).keys()
+    assert all(torch.equal(weights[k], adapter_weights(helped)[k]) for k in weights)
+    assert not list((tmp_path / "run").glob("checkpoint-*")) and not (tmp_path / "run" / "metrics.jsonl").exists()
+    summary = json.loads((tmp_path / "results" / "summary.json").read_text())
+    assert (summary["global_step"], summary["max_steps"], summary["final_adapter"]) == (0, 0, str(final))
+    assert summary["supervised_help"]["steps"] == 2 and summary["init_adapter"] == str(helped)
+
+    proc = run_cli(*train_args(tmp_path / "bare", "--max_steps", "0"))
+    _fails_before_loading(proc)
+    assert "--max_steps 0 runs no GRPO step, so the stage is its supervised help alone" in proc.stderr
+
+
 def test_a_later_stage_needs_the_stage_before_or_an_adapter(tmp_path):
     """Stage N's start is runs/stage-(N-1)/final; without it the error says how to give one, and names the shipped
     adapter where that is a stage-(N-1) adapter (and only there)."""
@@ -314,7 +341,7 @@ def test_bad_numbers_stop_the_cli_before_the_model_loads(tmp_path):
     proc = run_cli(*train_args(tmp_path, "--max_steps", "-5", "--learning_rate", "-1"))
     _fails_before_loading(proc)
     assert (
-        "error: --max_steps -5 must be a whole number >= 1; --learning_rate -1.0 must be a number >= 0" in proc.stderr
+        "error: --max_steps -5 must be a whole number >= 0; --learning_rate -1.0 must be a number >= 0" in proc.stderr
     )
 
 

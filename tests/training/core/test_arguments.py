@@ -29,8 +29,10 @@ def test_every_recipe_parses():
         "sft-stage-2-help-long",
         "sft-stage-2-help-scrambled",
         "sft-stage-2-help",
+        "sft-stage-3-help-7m",
         "sft-stage-3-help-long",
         "sft-stage-3-help-scrambled",
+        "sft-stage-4-help-7m",
         "sft-stage-4-help-long",
         "sft-stage-5-help-long",
         "sft-stage-6-help-long",
@@ -84,19 +86,21 @@ def test_unknown_recipe_keys_are_named(tmp_path):
 
 
 def test_a_recipe_holds_what_differs_from_its_base(tmp_path):
-    """Stage recipes name bases/interleave.yaml (itself on bases/grpo.yaml), for stage 2 bases/interleave-polish.yaml
+    """Stage recipes name bases/interleave.yaml (itself on bases/grpo.yaml), for stages 2-3 bases/interleave-polish.yaml
     and for stages 4-6 bases/interleave-long.yaml (both on bases/interleave.yaml), and hold only what differs."""
     _, grpo_3, _ = parse_run_arguments(["--config", STAGE_3])
+    _, grpo_1, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "stage-1.yaml")])
     _, grpo_6, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "stage-6.yaml")])
-    assert grpo_3.learning_rate == 3e-4 and grpo_3.num_generations == grpo_6.num_generations == 8  # from the bases
+    assert grpo_1.learning_rate == 3e-4 and grpo_3.num_generations == grpo_6.num_generations == 8  # from the bases
     assert grpo_6.learning_rate == 3e-5 and not grpo_6.use_adaptive_entropy and grpo_3.use_adaptive_entropy
     assert grpo_3.per_device_train_batch_size == grpo_6.per_device_train_batch_size == 128  # interleave.yaml
     assert grpo_3.logging_steps == grpo_6.logging_steps == 1 and grpo_6.gradient_checkpointing  # grpo.yaml, -long
     _, arithmetic, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "arithmetic-from-sft.yaml")])
     assert arithmetic.learning_rate == 2e-5 and arithmetic.per_device_train_batch_size == 64  # grpo.yaml only
-    assert (grpo_3.max_steps, grpo_6.max_steps) == (29, 100)  # each stage overrides the base's 200
+    assert (grpo_3.max_steps, grpo_6.max_steps) == (0, 100)  # each stage overrides the base's 200 (0: help alone)
     run_2, grpo_2, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "stage-2.yaml")])
     assert (grpo_2.learning_rate, run_2.weight_average_start) == (3e-5, 20) and grpo_2.use_adaptive_entropy  # -polish
+    assert grpo_3.learning_rate == 3e-5  # stage 3's base is -polish too, for a user who gives it GRPO steps
     for n in range(1, 7):
         assert len((RECIPES_DIR / f"stage-{n}.yaml").read_text().splitlines()) <= 10
 
@@ -118,8 +122,7 @@ def test_a_recipe_holds_what_differs_from_its_base(tmp_path):
 @pytest.mark.parametrize(
     "flags, message",
     [
-        (["--max_steps", "-5"], "--max_steps -5 must be a whole number >= 1"),
-        (["--max_steps", "0"], "--max_steps 0 must be a whole number >= 1"),
+        (["--max_steps", "-5"], "--max_steps -5 must be a whole number >= 0"),  # 0: the stage is its help alone
         (["--learning_rate", "-1"], "--learning_rate -1.0 must be a number >= 0"),
         (["--learning_rate", "nan"], "--learning_rate nan must be a number >= 0"),
         (["--temperature", "0"], "--temperature 0.0 must be a number > 0"),
@@ -148,6 +151,10 @@ def test_the_warm_start_checks_its_numbers_too():
     recipe = str(RECIPES_DIR / "sft-every-length.yaml")
     with pytest.raises(RecipeError, match="--problems 0 must be a whole number >= 1; --learning_rate -1.0 must be"):
         parse_warm_start_arguments(["--config", recipe, "--learning_rate", "-1", "--problems", "0"])
+    # a GRPO stage of 0 steps is its supervised help alone; a supervised run of 0 steps would train by epochs instead
+    with pytest.raises(RecipeError, match="--max_steps 0 must be a whole number >= 1"):
+        parse_warm_start_arguments(["--config", recipe, "--max_steps", "0"])
+    assert parse_run_arguments(["--config", STAGE_3, "--max_steps", "0"])[1].max_steps == 0
 
 
 def test_train_words_give_a_stage_its_train_lengths():
