@@ -234,4 +234,6 @@ def render_stage_card(
         limitations=_limitations(summary, stage, words, bool(trained), base_model_note),
         provenance=provenance,
         made=_made(provenance, stage, words) if provenance else [],
+        help_only=summary.get("max_steps") == 0 and bool(summary.get("supervised_help")),
+        help_recipe=Path(str((summary.get("supervised_help") or {}).get("recipe"))).stem,
     )

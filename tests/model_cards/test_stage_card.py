@@ -119,3 +119,28 @@ def test_a_later_stage_says_it_was_trained_through_the_stages_before_it():
 
     assert curriculum_span(1) == "curriculum stage 1 only"
     assert curriculum_span(3) == "curriculum stages 1-3"
+
+
+def test_a_stage_of_its_supervised_help_alone_says_so_and_shows_no_grpo_settings():
+    """A stage recipe of ``max_steps: 0`` (stages 3-4 since batch 25) trains its supervised help alone: the card says
+    so, names the help's recipe and time, and shows no GRPO settings or rewards it never had."""
+    from pathlib import Path
+
+    from model_cards.stage_card import render_stage_card
+    from training.cli.train import help_only_summary
+
+    record = {
+        "recipe": "/x/training/recipes/sft-stage-4-help-7m.yaml",
+        "adapter": "/r/stage-4/supervised-help/final",
+        "from": "/r/stage-3/final",
+        "steps": 1841,
+        "wall_seconds": 426.0,
+        "device": "NVIDIA H200",
+    }
+    summary = help_only_summary("stage-4", "stage-4", "tiny-random-llama", record, Path("/r/stage-4/final"), {})
+    text = render_stage_card(summary, license="apache-2.0", **REPOS).text
+    assert "by supervised fine-tuning alone: its recipe runs no GRPO step" in text and "with GRPO" not in text
+    assert "| supervised help | `training/recipes/sft-stage-4-help-7m.yaml`, 1841 steps |" in text
+    assert "| training time | 7.1 GPU minutes on one NVIDIA H200 (wall clock) |" in text
+    assert "| started from | stage 3's final adapter (`stage-3/final`) |" in text
+    assert "learning rate" not in text and "reward (first" not in text

@@ -242,8 +242,32 @@ def write_results(output_dir: Path, results_dir: Path, run_name: str, summary: d
     report(f"results: {results_dir}/ (metrics.jsonl, summary.json, {len(plots)} plots)")
 
 
+def help_only_summary(run_name: str, task: str, model: str, help_record: dict, final: Path, recipe: dict) -> dict:
+    """summary.json of a stage of ``max_steps: 0``: the stage is its supervised help (``help_record``, as
+    ``run_supervised_help`` returns it), whose time and device are the stage's; the model card reads it as such."""
+    return {
+        "run": run_name,
+        "task": task,
+        "model": model,
+        "init_adapter": help_record.get("from"),
+        "supervised_help": help_record,
+        "max_steps": 0,
+        "global_step": 0,
+        "wall_seconds": help_record.get("wall_seconds"),
+        "device": help_record.get("device"),
+        "final_adapter": str(final),
+        "recipe": recipe,
+    }
+
+
 def finish_help_only(
-    output_dir: Path, results_dir: Path, run_name: str, run_args: RunArguments, helped: Path, format_start, help_record
+    output_dir: Path,
+    results_dir: Path,
+    run_name: str,
+    run_args: RunArguments,
+    model: str,
+    help_record: dict,
+    format_start: dict | None,
 ) -> int:
     """A stage of ``max_steps: 0``: no GRPO step runs, and the supervised help's adapter becomes ``output_dir/final``
     (what the next stage and ``make eval`` read), with a summary.json that says so. Batch 25 chose this for stages
@@ -251,24 +275,11 @@ def finish_help_only(
     final = output_dir / "final"
     if final.exists():
         shutil.rmtree(final)
-    shutil.copytree(helped, final)
+    shutil.copytree(help_record["adapter"], final)
     report(f"max_steps 0: no GRPO steps; the stage's final adapter is its supervised help's ({final}/)")
-    write_results(
-        output_dir,
-        results_dir,
-        run_name,
-        {
-            "run": run_name,
-            "task": run_args.task,
-            "init_adapter": str(helped),
-            "format_start": format_start,
-            "supervised_help": help_record,
-            "max_steps": 0,
-            "global_step": 0,
-            "final_adapter": str(final),
-            "recipe": {f.name: getattr(run_args, f.name) for f in fields(run_args)},
-        },
-    )
+    recipe = {f.name: getattr(run_args, f.name) for f in fields(run_args)}
+    summary = help_only_summary(run_name, run_args.task, model, help_record, final, recipe)
+    write_results(output_dir, results_dir, run_name, {**summary, "format_start": format_start})
     return 0
 
 
@@ -322,7 +333,9 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
             run_args.supervised_help, model_args.model_name_or_path, output_dir, report_to, adapter
         )
     if grpo_args.max_steps == 0:
-        return finish_help_only(output_dir, results_dir, run_name, run_args, adapter, format_start, supervised_help)
+        return finish_help_only(
+            output_dir, results_dir, run_name, run_args, model_args.model_name_or_path, supervised_help, format_start
+        )
     prepare_hub_push(grpo_args, task.name)
     model, tokenizer, peft_config = load_policy(model_args, adapter, grpo_args.bf16)
 

@@ -269,7 +269,8 @@ def test_a_stage_of_max_steps_0_is_its_supervised_help_alone(tiny_model_dir, tmp
     assert not list((tmp_path / "run").glob("checkpoint-*")) and not (tmp_path / "run" / "metrics.jsonl").exists()
     summary = json.loads((tmp_path / "results" / "summary.json").read_text())
     assert (summary["global_step"], summary["max_steps"], summary["final_adapter"]) == (0, 0, str(final))
-    assert summary["supervised_help"]["steps"] == 2 and summary["init_adapter"] == str(helped)
+    assert summary["supervised_help"]["steps"] == 2 and summary["supervised_help"]["adapter"] == str(helped)
+    assert summary["init_adapter"] is None and summary["wall_seconds"] == summary["supervised_help"]["wall_seconds"]
 
     proc = run_cli(*train_args(tmp_path / "bare", "--max_steps", "0"))
     _fails_before_loading(proc)
