@@ -56,18 +56,7 @@ mkdir -p $LAB/results/scores
 # The clocked arms ran 8 minutes, not the 9 written above: setup.sh sets CLOCK=${CLOCK:-8} before this script's
 # own default could apply (found in the logs after the batch: "time budget of 8 min used up"). Kept at 8 here, so
 # that a rerun repeats what ran.
-# arith NAME FLAGS...: arithmetic 2x2 from a fresh adapter at arith16's settings, 500 steps, then base and adapter on
-# 512 validation and 512 test problems (its table rows on stdout)
-arith() {
-  local name=$1; shift
-  mkdir -p $LAB/results/$name
-  timeout -s TERM 1320 python3 -m training.cli.train --config training/recipes/arithmetic.yaml --model $M \
-    --report_to none --task arithmetic-2x2 --init_adapter base --learning_rate 1e-4 --per_device_train_batch_size 128 \
-    --weight_average_decay 0.98 --max_steps 500 --max_train_minutes 20 "$@" --output_dir $LAB/runs/$name \
-    --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
-  python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/$name/final --stages "" --arithmetic arithmetic-2x2 \
-    --n 512 --splits validation,test --baseline true --out $LAB/results/$name/eval 2>&1 | grep "^| arith"
-}
+# arith NAME FLAGS...: in scripts/gpu/setup.sh since session 20 (batch 26 runs it too)
 case ${PART:?set PART=start-in, i1-9m, i1-b256, i1-g16 (each also NAME-score), i1-report, a2-ctl, a2-dc, a2-lr3, bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_23.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
   wait) wait_parts ;;

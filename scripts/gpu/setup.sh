@@ -136,6 +136,18 @@ report_stage1() {
   done
   wait
 }
+# arith NAME FLAGS...: item 4's control, arithmetic 2x2 from a fresh adapter at arith16's settings, 500 steps, then
+# base and adapter on 512 validation and 512 test problems (its table rows on stdout)
+arith() {
+  local name=$1; shift
+  mkdir -p $LAB/results/$name
+  timeout -s TERM 1320 python3 -m training.cli.train --config training/recipes/arithmetic.yaml --model $M \
+    --report_to none --task arithmetic-2x2 --init_adapter base --learning_rate 1e-4 --per_device_train_batch_size 128 \
+    --weight_average_decay 0.98 --max_steps 500 --max_train_minutes 20 "$@" --output_dir $LAB/runs/$name \
+    --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
+  python3 -m training.cli.evaluate --model $M --adapter $LAB/runs/$name/final --stages "" --arithmetic arithmetic-2x2 \
+    --n 512 --splits validation,test --baseline true --out $LAB/results/$name/eval 2>&1 | grep "^| arith"
+}
 # chain_stage NAME N START FLAGS...: stage-N.yaml as committed (make train-stage N) from the adapter START, with FLAGS
 # over it; the adapter back
 chain_stage() {
