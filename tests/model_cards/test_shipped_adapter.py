@@ -61,7 +61,8 @@ def test_its_scores_and_summary_are_the_committed_results_files(shipped):
     assert shipped.summary() == json.loads((results / "summary.json").read_text())
     assert shipped.summary()["task"] == shipped.task
     plots = sorted(results.glob("*.png"))
-    assert shipped.plots() == [f"plots/{p.name}" for p in plots] and plots
+    help_only = shipped.summary().get("max_steps") == 0  # a stage of its supervised help alone has no GRPO plots
+    assert shipped.plots() == [f"plots/{p.name}" for p in plots] and (plots or help_only)
     assert all((shipped.folder / "plots" / p.name).read_bytes() == p.read_bytes() for p in plots)
 
 
