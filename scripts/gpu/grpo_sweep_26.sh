@@ -6,9 +6,9 @@
 # minutes item 2's budget has left, tests the collapse hypothesis through the curriculum (item 3), and gives stage
 # 1's 512-a-step arm a GPU of its own (item 1).
 #
-# Start: n4-eq3 (stage 4 by the recipes of now, from the shipped stage 2) is carried as .carry/stage-4 (git show
-# eac22b5:adapters/batch-25/n4-eq3/FILE for adapter_config.json and adapter_model.safetensors) in the last bundle's
-# call; results/ moved out of the tree for the bundle calls (4 calls, as batches 24-25).
+# Start: n4-eq3 (stage 4 by the recipes of now, from the shipped stage 2) is adapters/shipped since session 20
+# (3d52931), in the tree (also in eac22b5:adapters/batch-25/n4-eq3/); results/ moved out of the tree for the bundle
+# calls (4 calls, as batches 24-25). Nothing is carried beside the bundles.
 #
 # Parts (PART=bg / PART=wait as in batch 24; start_lanes gives each lane its GPU):
 # PART=n5-eq      stage 5's help (sft-stage-5-help-long: texts of 4-400 words) alone for 7 minutes from n4-eq3;
@@ -48,7 +48,7 @@
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
 mkdir -p $LAB/results/scores
-STAGE4=.carry/stage-4         # batch 25's n4-eq3: stage 4 by stage-3.yaml and stage-4.yaml of now
+STAGE4=adapters/shipped       # batch 25's n4-eq3: stage 4 by stage-3.yaml and stage-4.yaml of now
 # after_n5_eq: wait until n5-eq's adapter is there (its score part has started)
 after_n5_eq() { while [ ! -e $LAB/results/bg-n5-eq-score.log ]; do sleep 5; done; }
 case ${PART:?set PART=start-in, n5-eq, n5-grpo, n5-eq12, n6-eq, s6-chain, i1-b512 (each also NAME-score), i1-report, a2-b512, bg or wait} in
