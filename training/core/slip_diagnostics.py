@@ -4,14 +4,16 @@ per group of problems, slip rates by position in the target and by how many toke
 A target word *slips* when the Needleman-Wunsch alignment (``metrics.needleman_wunsch.nw_alignment``, the one NW
 core) does not match it with an equal completion word: it was substituted or left out. The first slip is the first
 target word that slipped, or the target word an extra completion word came before. The target alternates
-``A1 B1 A2 B2 ...`` while both texts last, so that word's parity says which text (stream) slipped.
+``A1 B1 A2 B2 ...`` while both texts last, so that word's parity says which text (stream) slipped. An answer
+*derails* when a quarter of its target words or more slip: it lost the A/B pairing and did not find it again (at
+100 words most of the NW score the shipped adapter loses is lost that way, results/grpo/batch-25/README.md).
 """
 
 from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from metrics.needleman_wunsch.nw_alignment import nw_alignment, split_words
@@ -19,6 +21,21 @@ from metrics.needleman_wunsch.nw_alignment import nw_alignment, split_words
 POSITION_BINS = 10  # the target cut into tenths: slip rate by relative position
 TOKEN_BUCKETS = ("1", "2", "3", "4", "5+")  # tokens a word costs (with its leading space)
 REPEAT_NGRAM = 4  # a repeated phrase: a 4-word sequence the completion has at least twice, the target at most once
+DERAIL_FRACTION = 0.25  # an answer derails when this share of its target words or more slip
+
+
+def derailment(outcomes: Iterable[tuple[float, int, int]]) -> dict:
+    """Derailed answers among problems given as (score, slipped target words, target words), and the score they lose:
+    ``score_lost`` is the mean of 1 - score over all problems, ``score_lost_by_derailed`` its part from the derailed."""
+    outcomes = list(outcomes)
+    derailed = [score for score, slipped, words in outcomes if words and slipped >= DERAIL_FRACTION * words]
+    n = len(outcomes)
+    return {
+        "problems": len(derailed),
+        "rate": round(len(derailed) / n, 6) if n else None,
+        "score_lost": round(sum(1 - score for score, _, _ in outcomes) / n, 6) if n else None,
+        "score_lost_by_derailed": round(sum(1 - score for score in derailed) / n, 6) if n else None,
+    }
 
 
 def target_stream(index: int, len_a: int, len_b: int) -> str | None:
@@ -105,15 +122,21 @@ class SlipTally:
     slips_by_bin: list[int] = field(default_factory=lambda: [0] * POSITION_BINS)
     words_by_tokens: list[int] = field(default_factory=lambda: [0] * len(TOKEN_BUCKETS))
     slips_by_tokens: list[int] = field(default_factory=lambda: [0] * len(TOKEN_BUCKETS))
+    outcomes: list[tuple[float, int, int]] = field(default_factory=list)  # (score, slipped, target words): derailment
 
-    def add(self, record: dict, matched: Sequence[bool] = (), word_tokens: Sequence[int] = ()) -> None:
-        """Count one problem: its record (``slip_fields``) and, per target word, matched or not and its tokens."""
+    def add(
+        self, record: dict, matched: Sequence[bool] = (), word_tokens: Sequence[int] = (), score: float | None = None
+    ) -> None:
+        """Count one problem: its record (``slip_fields``), per target word matched or not and its tokens, and its
+        score (for ``derailment``)."""
         self.problems += 1
         self.token_limit += record["hit_token_limit"]
         if not self.streams:
             return
         self.repeated += record["repeated_phrase"] is not None
         length = len(matched)
+        if score is not None:
+            self.outcomes.append((score, record["slipped_words"], length))
         for index, (ok, tokens) in enumerate(zip(matched, word_tokens, strict=True)):
             self.words_by_bin[position_bin(index, length)] += 1
             self.slips_by_bin[position_bin(index, length)] += not ok
@@ -169,6 +192,7 @@ class SlipTally:
                     {"tokens": bucket, "words": words, "slipped": slips, "rate": rate(slips, words)}
                     for bucket, words, slips in zip(TOKEN_BUCKETS, self.words_by_tokens, self.slips_by_tokens)
                 ],
+                **({"derailed": derailment(self.outcomes)} if self.outcomes else {}),
             }
         )
         return out
@@ -219,6 +243,7 @@ class SlipDiagnostics:
             "position_bins": POSITION_BINS,
             "token_buckets": list(TOKEN_BUCKETS),
             "repeat_ngram": REPEAT_NGRAM,
+            "derail_fraction": DERAIL_FRACTION,
             "groups": [
                 {"label": label, "split": split, "task": task, "words": words, **tally.summary()}
                 for (label, split, task), (words, tally) in self.groups.items()

@@ -177,7 +177,7 @@ def evaluate_sets(
                     completion, task.reference(row), task.stream_lengths(row), record["ended"], word_tokens
                 )
                 record.update(fields)
-                tally.add(fields, matched, tokens)
+                tally.add(fields, matched, tokens, record["score"])
         if problems_out is not None:
             problems_out += records
         if samples is not None:

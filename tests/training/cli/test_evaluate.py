@@ -191,6 +191,8 @@ def test_eval_scores_base_and_adapter_in_and_out_of_register(tiny_model_dir, tmp
         )
         assert sum(b["words"] for b in slipped["slip_rate_by_position"]) == 4 * 20  # 4 problems x 20 target words
     assert groups[("trained", "test", "stage-1")]["first_slip"]["stream"]["A"] == 4  # an empty completion: A1 slips
+    derailed = groups[("trained", "test", "stage-1")]["derailed"]  # every target word slipped: all 4 derailed
+    assert (derailed["problems"], derailed["score_lost"]) == (4, derailed["score_lost_by_derailed"])
     assert "first_slip" not in groups[("trained", "test", "arithmetic")]  # no streams to slip
 
 

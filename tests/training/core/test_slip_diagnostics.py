@@ -97,3 +97,19 @@ def test_tallies_bin_slips_by_position_and_tokens_and_count_first_slips_by_strea
     by_tokens = {b["tokens"]: b for b in summary["slip_rate_by_tokens"]}
     assert (by_tokens["1"]["words"], by_tokens["1"]["slipped"]) == (30, 10)
     assert (by_tokens["3"]["words"], by_tokens["3"]["slipped"]) == (30, 11) and by_tokens["2"]["rate"] is None
+
+
+def test_an_answer_derails_when_a_quarter_of_its_target_slips_and_the_score_it_loses_is_counted():
+    from training.core.slip_diagnostics import derailment
+
+    # (score, slipped target words, target words): one exact, one slip of 1 in 8, one of 2 in 8 (derailed), one of 6
+    outcomes = [(1.0, 0, 8), (0.9, 1, 8), (0.7, 2, 8), (0.2, 6, 8)]
+    assert derailment(outcomes) == {"problems": 2, "rate": 0.5, "score_lost": 0.3, "score_lost_by_derailed": 0.275}
+    assert derailment([]) == {"problems": 0, "rate": None, "score_lost": None, "score_lost_by_derailed": None}
+
+    tally = SlipTally(streams=True)
+    for completion, score in ((TARGET, 1.0), ("a1 b2 a3 b3 a4 b4", 0.6)):  # the second drops 2 of 8 words: derailed
+        fields, matched, tokens = slip_fields(completion, TARGET, LENGTHS, ended=True)
+        tally.add(fields, matched, tokens, score)
+    assert tally.summary()["derailed"] == {"problems": 1, "rate": 0.5, "score_lost": 0.2, "score_lost_by_derailed": 0.2}
+    assert "derailed" not in SlipTally(streams=True).summary()  # no scores given: not reported
