@@ -291,6 +291,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     from training.callbacks.run_eta import RunEta
     from training.callbacks.run_metrics import MetricsFile
     from training.callbacks.weight_average import WeightAverage
+    from training.core.format_start import names_recipe, run_format_start, run_supervised_help
     from training.core.run_lock import hold_run_lock
     from training.core.run_task import task_for
     from training.core.tracking_run import name_tracking_run
@@ -299,6 +300,11 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     from training.trainer.rollout_observers import CompletionLogObserver, SampleOutputs
     from training.trainer.step_progress import StepProgress
 
+    if grpo_args.max_steps == 0 and not names_recipe(run_args.supervised_help):  # before anything trains
+        raise RecipeError(
+            "--max_steps 0 runs no GRPO step, so the stage is its supervised help alone, and this run names none: "
+            "give --supervised_help RECIPE, or --max_steps 1 or more"
+        )
     output_dir = Path(grpo_args.output_dir)
     results_dir = Path(run_args.results_dir or output_dir / "results")  # ad hoc, under the ignored runs/
     check_writable(output_dir, "output_dir")
@@ -315,17 +321,10 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     report_to = (
         ",".join(grpo_args.report_to) if isinstance(grpo_args.report_to, list) else grpo_args.report_to
     ) or "none"
-    from training.core.format_start import names_recipe, run_format_start, run_supervised_help
-
     format_start = None
     if adapter is None and checkpoint is None and names_recipe(run_args.format_start) and not run_args.init_adapter:
         adapter, format_start = run_format_start(
             run_args.format_start, model_args.model_name_or_path, output_dir, report_to
-        )
-    if grpo_args.max_steps == 0 and not names_recipe(run_args.supervised_help):
-        raise RecipeError(
-            "--max_steps 0 runs no GRPO step, so the stage is its supervised help alone, and this run names none: "
-            "give --supervised_help RECIPE, or --max_steps 1 or more"
         )
     supervised_help = None
     if names_recipe(run_args.supervised_help) and checkpoint is None:

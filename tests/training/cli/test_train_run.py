@@ -272,9 +272,11 @@ def test_a_stage_of_max_steps_0_is_its_supervised_help_alone(tiny_model_dir, tmp
     assert summary["supervised_help"]["steps"] == 2 and summary["supervised_help"]["adapter"] == str(helped)
     assert summary["init_adapter"] is None and summary["wall_seconds"] == summary["supervised_help"]["wall_seconds"]
 
-    proc = run_cli(*train_args(tmp_path / "bare", "--max_steps", "0"))
+    fresh = [a for a in train_args(tmp_path / "bare", "--max_steps", "0") if a not in ("--init_adapter", "base")]
+    proc = run_cli(*fresh)  # a fresh stage 1 would train its format start first: the check comes before it
     _fails_before_loading(proc)
     assert "--max_steps 0 runs no GRPO step, so the stage is its supervised help alone" in proc.stderr
+    assert "format start" not in proc.stdout and not (tmp_path / "bare" / "run" / "format-start").exists()
 
 
 def test_a_later_stage_needs_the_stage_before_or_an_adapter(tmp_path):
