@@ -34,7 +34,9 @@ def test_every_recipe_parses():
         "sft-stage-3-help-scrambled",
         "sft-stage-4-help-7m",
         "sft-stage-4-help-long",
+        "sft-stage-5-help-12m",
         "sft-stage-5-help-long",
+        "sft-stage-6-help-8m",
         "sft-stage-6-help-long",
         *[f"stage-{n}" for n in range(1, 7)],
     ]
@@ -97,7 +99,7 @@ def test_a_recipe_holds_what_differs_from_its_base(tmp_path):
     assert grpo_3.logging_steps == grpo_6.logging_steps == 1 and grpo_6.gradient_checkpointing  # grpo.yaml, -long
     _, arithmetic, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "arithmetic-from-sft.yaml")])
     assert arithmetic.learning_rate == 2e-5 and arithmetic.per_device_train_batch_size == 64  # grpo.yaml only
-    assert (grpo_3.max_steps, grpo_6.max_steps) == (0, 100)  # each stage overrides the base's 200 (0: help alone)
+    assert (grpo_3.max_steps, grpo_6.max_steps) == (0, 0)  # each stage overrides the base's 200 (0: help alone)
     run_2, grpo_2, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "stage-2.yaml")])
     assert (grpo_2.learning_rate, run_2.weight_average_start) == (3e-5, 20) and grpo_2.use_adaptive_entropy  # -polish
     assert grpo_3.learning_rate == 3e-5  # stage 3's base is -polish too, for a user who gives it GRPO steps
