@@ -76,8 +76,12 @@ def completion_text(completion: str | Sequence[dict]) -> str:
 
 def chat_prompt_ids(tokenizer, prompt: Sequence[dict]) -> list[int]:
     """The token ids of chat ``prompt`` with the generation prompt, whether the tokenizer's ``apply_chat_template``
-    returns ids or a mapping holding them (transformers versions differ)."""
-    ids = tokenizer.apply_chat_template(prompt, add_generation_prompt=True, tokenize=True)
+    returns ids or a mapping holding them (transformers versions differ). A prompt that ends with an assistant turn
+    (a continuation problem: the start of the answer, given) is left open for the model to continue that turn."""
+    open_turn = bool(prompt) and prompt[-1].get("role") == "assistant"
+    ids = tokenizer.apply_chat_template(
+        list(prompt), add_generation_prompt=not open_turn, continue_final_message=open_turn, tokenize=True
+    )
     return list(ids["input_ids"] if hasattr(ids, "keys") else ids)
 
 

@@ -145,6 +145,13 @@ class Task(ABC):
         only)."""
         raise ValueError(f"{self.name} has no texts to scramble: a scrambled fraction applies to the interleave tasks")
 
+    def with_continuation(self, words: int) -> Task:
+        """A copy whose train problems are continuations scored on a window of ``words`` words (interleave tasks
+        only)."""
+        raise ValueError(
+            f"{self.name} has no interleave to continue: continuation windows apply to the interleave tasks"
+        )
+
     def with_rewards(self, reward_funcs: Sequence[Callable], reward_weights: Sequence[float] | None = None) -> Task:
         """A copy of this task with other rewards (equal weights unless given)."""
         task = copy.copy(self)

@@ -2,7 +2,9 @@
 
 ``reward(prompts, completions, target, **kwargs) -> list[float]``: ``completions`` are strings or
 conversational message lists; the dataset's ``target`` column (the reference interleave) arrives
-by keyword, as do its other columns (``text_a``, ``text_b``), which these rewards do not need.
+by keyword, as do its other columns (``text_a``, ``text_b``), which these rewards do not need, and
+``window_words`` on continuation problems (``continuation.py``): there a completion is scored on
+its first ``window_words`` words, the window its target holds.
 
 - ``interleave_strict_reward``: the metric itself, max(0, S) / len(target). Zero until more than
   half of an equal-length interleave is right, so sparse early in training.
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from dataset_builders.interleave_curriculum.continuation import WINDOW_COLUMN, windowed
 from dataset_builders.prompts import completion_text
 from metrics.needleman_wunsch.nw_alignment import Scoring, nw_score, nw_scores, sequence_scores, split_words
 
@@ -53,14 +56,20 @@ def ngram_dice(prediction: str, target: str, n: int = 3) -> float:
     return ngram_dices([prediction], [target], n)[0]
 
 
+def scored_texts(completions, kwargs: dict) -> list[str]:
+    """The completions' texts as the rewards score them: a continuation problem's (``continuation.py``) cut to its
+    window of words, which its target is."""
+    return windowed([completion_text(c) for c in completions], kwargs.get(WINDOW_COLUMN))
+
+
 def interleave_strict_reward(prompts, completions, target, **kwargs) -> list[float]:
     """The needleman_wunsch metric of each completion against its target interleave."""
-    return nw_scores([completion_text(c) for c in completions], target, workers=REWARD_WORKERS)
+    return nw_scores(scored_texts(completions, kwargs), target, workers=REWARD_WORKERS)
 
 
 def interleave_trigram_reward(prompts, completions, target, **kwargs) -> list[float]:
     """Dense: the Dice score of target word trigrams kept in order; copying one or both texts scores ~0."""
-    return ngram_dices([completion_text(c) for c in completions], target, 3, workers=REWARD_WORKERS)
+    return ngram_dices(scored_texts(completions, kwargs), target, 3, workers=REWARD_WORKERS)
 
 
 # The pair for GRPOConfig(reward_weights=...): the dense reward leads, the metric keeps the goal in view.

@@ -11,6 +11,7 @@ import datasets
 from dataset_builders.completion_budget import completion_budget
 from dataset_builders.corpus.passages import ALL_SPLITS
 from dataset_builders.interleave_curriculum.builder import config_name_for
+from dataset_builders.interleave_curriculum.continuation import continuation_row
 from dataset_builders.interleave_curriculum.mix import check_register_weights
 from dataset_builders.interleave_curriculum.problems import InterleaveProblems
 from dataset_builders.interleave_curriculum.rewards import INTERLEAVE_REWARD_WEIGHTS, INTERLEAVE_REWARDS
@@ -40,6 +41,7 @@ class InterleaveTask(Task):
     train_words: tuple[int, ...] = ()  # with_train_words: the lengths train problems take turns over (empty: words)
     register_weights: dict[str, int] | None = None  # with_register_weights: the train split's mix (None: the fixed mix)
     scrambled_fraction: float = 0.0  # with_scrambled_fraction: the share of train problems with shuffled texts
+    continuation_words: int = 0  # with_continuation: train problems continue the target, scored on this many words
 
     def __init__(
         self,
@@ -81,6 +83,8 @@ class InterleaveTask(Task):
         """A copy whose train problems, and dynamic sampling's, take turns over ``words`` words per text (every batch
         mixes lengths: shorter ones replay earlier stages). Validation, test, scoring, the name and the previous
         stage stay this task's; the completion budget covers the longest length."""
+        if self.continuation_words:
+            raise ValueError("continuation windows and train lengths do not combine: give one of them")
         task = copy.copy(self)
         task.train_words = tuple(sorted(set(words)))
         return task
@@ -109,6 +113,21 @@ class InterleaveTask(Task):
         check_scrambled_fraction(fraction)
         return self._redrawn(scrambled_fraction=float(fraction))
 
+    def with_continuation(self, words: int) -> InterleaveTask:
+        """A copy whose train problems (dynamic sampling's too) are continuation problems (``continuation.py``): the
+        start of the correct answer given, the next ``words`` words sampled and scored. Validation, test and
+        out_of_register stay whole problems, so scores stay comparable; the completion budget follows the window."""
+        if isinstance(words, bool) or not isinstance(words, int) or words < 1:
+            raise ValueError(f"a continuation window is a whole number of words, at least 1, got {words!r}")
+        if self.train_words:
+            raise ValueError("continuation windows and train lengths do not combine: give one of them")
+        task = self._redrawn()
+        task.continuation_words = words
+        return task
+
+    def _continued(self, row: dict) -> dict:
+        return continuation_row(row, self.continuation_words, self.seed) if self.continuation_words else row
+
     def _redrawn(self, **draw) -> InterleaveTask:
         """A copy with other settings of how its train problems are drawn (``register_weights``,
         ``scrambled_fraction``); the copy draws its own train problems."""
@@ -125,11 +144,15 @@ class InterleaveTask(Task):
         ]
 
     def train_stream(self, start_index: int = 0) -> datasets.IterableDataset:
+        if self.continuation_words:
+            return self.stream(start_index).map(self._continued)
         if not self.train_words:
             return self.stream(start_index)
         return taking_turns([task.stream for task in self._length_tasks()], start_index)
 
     def resample_problems(self, position: int = 0):
+        if self.continuation_words:
+            return map(self._continued, super().resample_problems(position))
         if not self.train_words:
             return super().resample_problems(position)
         return iter(taking_turns([task.stream for task in self._length_tasks()], position, offset=RESAMPLE_START))
@@ -146,7 +169,7 @@ class InterleaveTask(Task):
 
     def problem(self, split: str, index: int) -> dict:
         if split == "train":
-            return self._train_problems[index]
+            return self._continued(self._train_problems[index])
         from dataset_builders.corpus import load_corpus
 
         return InterleaveProblems(load_corpus(), split, self.words, self.seed)[index]
@@ -158,7 +181,7 @@ class InterleaveTask(Task):
     def _sample_key(self, tokenizer) -> tuple:
         """What the budget sample's token counts depend on: the tokenizer and this task's train problems."""
         weights = tuple(sorted(self.register_weights.items())) if self.register_weights else None
-        problems = (self.words, self.seed, weights, self.scrambled_fraction)
+        problems = (self.words, self.seed, weights, self.scrambled_fraction, self.continuation_words)
         return getattr(tokenizer, "name_or_path", None), len(tokenizer), *problems
 
     def train_target_tokens(self, tokenizer) -> list[int]:
@@ -187,7 +210,13 @@ class InterleaveTask(Task):
 
     def completion_budget(self, tokenizer, references: Sequence[str] = ()) -> int:
         """The one budget formula, at least the longest train target of the sample and of ``references``: the mean
-        alone, even x 1.3, left out pairs of the register mix's densest texts (issue 18's numbers)."""
+        alone, even x 1.3, left out pairs of the register mix's densest texts (issue 18's numbers). A continuation
+        task's train budget is its window's; given ``references`` (whole problems: promotion checks), the whole
+        problems' budget."""
+        if self.continuation_words and references:
+            whole = self._redrawn()
+            whole.continuation_words = 0
+            return whole.completion_budget(tokenizer, references)
         longest = max((len(tokenizer(r, add_special_tokens=False)["input_ids"]) for r in references), default=0)
         own = completion_budget(self.expected_tokens(tokenizer), max(longest, *self.train_target_tokens(tokenizer)))
         return max([own, *(task.completion_budget(tokenizer) for task in self._length_tasks())])

@@ -62,6 +62,7 @@ RULES = {
     "sample_outputs_steps": whole(1),
     "reward_save_threshold": at_least(-math.inf),
     "word_credit": within(0, 1),
+    "continuation_words": whole(0),
     "data_seed_problems": whole(0),
     "problem_seed": whole(0),
     "problems": whole(1),

@@ -97,6 +97,15 @@ class RunArguments:
     )
     # a string, parsed by parse_scrambled_fraction, so that --scrambled_fraction x is a RecipeError, not argparse's exit
     scrambled_fraction: str | None = field(default=None, metadata={"help": SCRAMBLED_FRACTION_HELP})
+    continuation_words: int = field(
+        default=0,
+        metadata={
+            "help": "interleave tasks, GRPO: train on continuation problems (dataset_builders/interleave_curriculum/"
+            "continuation.py): the start of the correct answer given, cut at a random word, and only the next N words "
+            "sampled and scored, so a step costs about as much at 500 words as at 10; validation, promotion and "
+            "evaluation stay whole problems; needs --word_credit 0; 0: off"
+        },
+    )
     model_preset: str | None = field(
         default=None, metadata={"help": "a file name under training/recipes/models/ (without .yaml)"}
     )
@@ -262,6 +271,11 @@ class RunArguments:
         if self.register_weights:
             parse_register_weights(self.register_weights)  # a typo stops the run now, not after loading
         parse_scrambled_fraction(self.scrambled_fraction)
+        if self.continuation_words and (self.word_credit or self.keep_word_signal_groups):
+            raise RecipeError(
+                "--continuation_words needs --word_credit 0 and --keep_word_signal_groups false: per-word credit "
+                "scores a whole completion against its target, and a continuation is scored on a window of it"
+            )
 
 
 def read_yaml(path: Path) -> dict:

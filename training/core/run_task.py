@@ -37,15 +37,18 @@ def with_train_draw(task: Task, register_weights: str | None, scrambled_fraction
 def task_for(run_args) -> Task:
     """The task a run's arguments name; ``train_words``, if given, the lengths its train problems take turns over;
     ``register_weights``, if given, the register mix of its train problems; ``scrambled_fraction``, if not 0, the share
-    of its train problems with shuffled texts; ``reward_funcs`` (dotted paths), if given, replace its rewards."""
+    of its train problems with shuffled texts; ``continuation_words``, if not 0, its train problems as continuations
+    scored on that many words; ``reward_funcs`` (dotted paths), if given, replace its rewards."""
     try:
         task = tasks.get(run_args.task, run_args.data_seed_problems)
         if run_args.train_words:
             task = task.with_train_words(tasks.parse_words(run_args.train_words))
         task = with_train_draw(task, run_args.register_weights, run_args.scrambled_fraction)
+        if getattr(run_args, "continuation_words", 0):
+            task = task.with_continuation(run_args.continuation_words)
     except tasks.BadWords as exc:
         raise RecipeError(f"--train_words {exc}") from None
-    except ValueError as exc:  # an unknown task, or train lengths, register weights or scrambling for one without any
+    except ValueError as exc:  # an unknown task, or train lengths, registers, scrambling or windows where none apply
         raise RecipeError(str(exc)) from None
     if run_args.reward_funcs:
         task = task.with_rewards([import_reward(name) for name in run_args.reward_funcs])

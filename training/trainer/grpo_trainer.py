@@ -58,6 +58,7 @@ def _prompt_text(prompt) -> str:
 # scored and turned into advantages inside _generate_and_score_completions, with no callback in between.
 TRL_OVERRIDES = {
     "_generate_single_turn": "(self, prompt_ids, images, multimodal_fields, num_generations, has_tool_images=False)",
+    "_tokenize_prompts": "(self, prompts)",  # continuation problems: an assistant turn left open
     "_load_rng_state": "(self, checkpoint)",  # RNG states restored again before the first step of a resumed run
     "_prepare_inputs": "(self, generation_batch)",
     "_calculate_rewards": "(self, inputs, prompts, completions, completion_ids_list)",
@@ -185,6 +186,16 @@ class ObservedGRPOTrainer(GRPOTrainer):
             batch_bucket=batch,
             min_width=min_width,
         )
+
+    def _tokenize_prompts(self, prompts: list):
+        """TRL's tokenization, but a prompt that ends with an assistant turn (a continuation problem,
+        ``dataset_builders/interleave_curriculum/continuation.py``) is left open for the model to continue that turn,
+        where TRL would close it and open a new one."""
+        if not any(isinstance(p, list) and p and p[-1].get("role") == "assistant" for p in prompts):
+            return super()._tokenize_prompts(prompts)
+        from dataset_builders.prompts import chat_prompt_ids
+
+        return [chat_prompt_ids(self.processing_class, prompt) for prompt in prompts], None, {}
 
     def _generate_single_turn(self, prompt_ids, images, multimodal_fields, num_generations, has_tool_images=False):
         start = time.perf_counter()

@@ -1,0 +1,134 @@
+"""Continuation problems (--continuation_words): the cut, the window the rewards score, the task's train problems and
+budget, the open assistant turn the prompt ends with, and the flags that do not combine with it."""
+
+import pytest
+
+from dataset_builders import tasks
+from dataset_builders.interleave_curriculum.continuation import WINDOW_COLUMN, continuation_row, windowed
+from dataset_builders.interleave_curriculum.rewards import INTERLEAVE_REWARDS
+from dataset_builders.prompts import chat_prompt_ids, interleave_prompt, interleave_target
+
+TEXT_A = "one two three four five six seven eight nine ten"
+TEXT_B = "alpha beta gamma delta epsilon zeta eta theta iota kappa"
+
+
+def row(problem_id: str = "10w-train-seed0-0000007") -> dict:
+    return {
+        "id": problem_id,
+        "prompt": interleave_prompt(TEXT_A, TEXT_B),
+        "target": interleave_target(TEXT_A, TEXT_B),
+        "text_a": TEXT_A,
+        "text_b": TEXT_B,
+    }
+
+
+def given_words(problem: dict) -> list[str]:
+    """The words of the answer a continuation problem hands the model (its open assistant turn), if any."""
+    last = problem["prompt"][-1]
+    return last["content"].split() if last["role"] == "assistant" else []
+
+
+def test_the_given_start_and_the_window_are_the_target_cut_in_two():
+    whole = row()["target"].split()
+    cuts = set()
+    for i in range(200):
+        problem = continuation_row(row(f"10w-train-seed0-{i:07d}"), 6)
+        start, window = given_words(problem), problem["target"].split()
+        assert start + window == whole[: len(start) + 6] and len(window) == 6 and problem[WINDOW_COLUMN] == 6
+        assert problem["prompt"][0] == row()["prompt"][0]  # the question as it was
+        cuts.add(len(start))
+    assert cuts == set(range(0, 20 - 6 + 1))  # every cut from no start given to the last window
+
+
+def test_the_cut_depends_on_the_problem_and_the_seed_only():
+    assert continuation_row(row(), 6) == continuation_row(row(), 6)
+    cuts = {len(given_words(continuation_row(row(), 6, seed))) for seed in range(30)}
+    assert len(cuts) > 5
+
+
+def test_a_target_no_longer_than_the_window_stays_whole():
+    problem = continuation_row(row(), 20)
+    assert problem["prompt"] == row()["prompt"] and problem["target"] == row()["target"]
+    assert problem[WINDOW_COLUMN] == 20
+    with pytest.raises(ValueError, match="at least 1 word"):
+        continuation_row(row(), 0)
+
+
+def test_the_rewards_score_the_window_of_a_continuation():
+    problem = continuation_row(row(), 6)
+    right = problem["target"] + " and then whatever comes after"
+    for reward in INTERLEAVE_REWARDS:
+        scored = reward(None, [right], target=[problem["target"]], **{WINDOW_COLUMN: [6]})
+        unscored = reward(None, [right], target=[problem["target"]])
+        assert scored == [1.0] and unscored[0] < 1.0, reward.__name__
+    assert windowed(["a b c d", "a b"], [3, 0]) == ["a b c", "a b"] and windowed(["a b"], None) == ["a b"]
+
+
+def test_an_open_assistant_turn_is_continued_not_closed(tiny_model_dir):
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
+    question = row()["prompt"]
+    asked = chat_prompt_ids(tokenizer, question)
+    started = chat_prompt_ids(tokenizer, [*question, {"role": "assistant", "content": "one alpha two"}])
+    assert started[: len(asked)] == asked  # the generation prompt, then the given words: no closed turn between
+    assert tokenizer.decode(started[len(asked) :]) == "one alpha two"
+
+
+def test_the_trainer_tokenizes_a_continuation_as_the_open_turn(tiny_model_dir):
+    from types import SimpleNamespace
+
+    from transformers import AutoTokenizer
+
+    from training.trainer.grpo_trainer import ObservedGRPOTrainer
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
+    prompts = [continuation_row(row(f"10w-train-seed0-{i:07d}"), 4)["prompt"] for i in range(6)]
+    assert any(p[-1]["role"] == "assistant" for p in prompts)
+    ids, images, fields = ObservedGRPOTrainer._tokenize_prompts(SimpleNamespace(processing_class=tokenizer), prompts)
+    assert ids == [chat_prompt_ids(tokenizer, p) for p in prompts] and images is None and fields == {}
+
+
+def test_a_continuation_task_trains_on_windows_and_is_scored_whole(corpus, tiny_model_dir):
+    from transformers import AutoTokenizer
+
+    whole, windows = tasks.get("stage-3"), tasks.get("stage-3").with_continuation(12)
+    trained = list(windows.train_stream(0).take(4))
+    plain = list(whole.train_stream(0).take(4))
+    for got, was in zip(trained, plain, strict=True):
+        assert got["id"] == was["id"] and got[WINDOW_COLUMN] == 12
+        start = given_words(got)
+        assert start + got["target"].split() == was["target"].split()[: len(start) + 12]
+    assert windows.problem("train", 3) == trained[3]
+    assert next(windows.resample_problems(0))[WINDOW_COLUMN] == 12
+    assert windows.problems("validation", 2)[:] == whole.problems("validation", 2)[:]
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
+    references = [whole.problem("validation", i)["target"] for i in range(3)]
+    assert windows.completion_budget(tokenizer) < whole.completion_budget(tokenizer) / 3  # rollouts of the window
+    assert windows.completion_budget(tokenizer, references) == whole.completion_budget(tokenizer, references)
+
+
+def test_windows_apply_to_interleave_tasks_alone_and_not_with_train_lengths():
+    with pytest.raises(ValueError, match="continuation windows apply to the interleave tasks"):
+        tasks.get("arithmetic").with_continuation(4)
+    with pytest.raises(ValueError, match="do not combine"):
+        tasks.get("stage-2").with_train_words([4, 25]).with_continuation(4)
+    with pytest.raises(ValueError, match="do not combine"):
+        tasks.get("stage-2").with_continuation(4).with_train_words([4, 25])
+    for bad in (0, -3, 2.5, True):
+        with pytest.raises(ValueError, match="whole number of words"):
+            tasks.get("stage-2").with_continuation(bad)
+
+
+def test_the_flag_needs_sequence_credit_only():
+    from training.core.arguments import RecipeError, parse_run_arguments
+
+    stage_5 = ["--config", "training/recipes/stage-5.yaml", "--continuation_words", "40"]
+    with pytest.raises(RecipeError, match="needs --word_credit 0"):
+        parse_run_arguments(stage_5)
+    run, _, _ = parse_run_arguments([*stage_5, "--word_credit", "0", "--keep_word_signal_groups", "false"])
+    assert run.continuation_words == 40
+    with pytest.raises(RecipeError, match="continuation_words"):
+        parse_run_arguments(
+            [*stage_5, "--continuation_words", "-1", "--word_credit", "0", "--keep_word_signal_groups", "false"]
+        )
