@@ -31,7 +31,9 @@
 #                 word, and 40 words sampled and scored (~60 tokens, where s6-chain sampled ~1,400 a completion and
 #                 took 54 s a step); sequence advantage only (--word_credit 0), micro-batches of 16 (8 accumulated:
 #                 the prompts run to ~2,900 tokens with the given start), no promotion checks in its 5 minutes (one
-#                 at 500 words costs about a minute). c6-win-score: validation, stages 1-6.
+#                 at 500 words costs about a minute), completions capped at 64 tokens (~40 words of prose; the smoke
+#                 run's budget of 165 let 62-85% run on past the window, unscored: results/grpo/continuation-smoke/,
+#                 17-24 s a step on an H100, so ~15 steps in 5 minutes). c6-win-score: validation, stages 1-6.
 # PART=n6-13m     its equal-minutes arm: sft-stage-6-help-long alone for 13 minutes (n6-8m's 8 + c6-win's 5) from
 #                 n5-eq12; n6-13m-score. Rule (item 3), validation: GRPO on windows earns a place in stage-6.yaml
 #                 (help + polish) if c6-win beats n6-8m by 0.01 or more at 500 words, beats n6-13m there, and no
@@ -84,7 +86,7 @@ case ${PART:?set PART=start-in, n6-8m, n6-lt8, n6-13m, c6-win (each also NAME-sc
   c6-win)
     after_n6_8m
     polish c6-win 6 $LAB/runs/n6-8m/final --continuation_words 40 --word_credit 0 --keep_word_signal_groups false \
-      --per_device_train_batch_size 16 --gradient_accumulation_steps 8 --promotion_every 1000 ;;
+      --per_device_train_batch_size 16 --gradient_accumulation_steps 8 --promotion_every 1000 --max_completion_length 64 ;;
   n6-8m-score | n6-lt8-score | n6-13m-score | c6-win-score)
     score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-6 ;;
   n5-report) score n5-eq12 $START5 test 1-5 & score n5-eq12 $START5 out_of_register 1-5 & wait ;;
