@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import statistics
 import time
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 
 from dataset_builders import tasks
 from dataset_builders.prompts import chat_prompt_ids, completion_text, end_token_ids
 from model_cards.eval_results import EvalRow
 from training.core.slip_diagnostics import SlipDiagnostics, WordTokens, slip_fields
+
+TOKEN_BAR_DELAY = 5.0  # seconds a batch decodes before its token bar shows (a GPU's batches are done before that)
 
 
 @dataclass
@@ -51,16 +54,21 @@ def generate(
     progress=None,
     ended: list[bool] | None = None,
     token_counts: list[int] | None = None,
+    token_progress=None,
 ) -> list[str]:
     """Greedy completions (text) of chat ``prompts``, ``batch_size`` at a time, each ending at its first
     ``end_tokens`` id (``dataset_builders.prompts.end_token_ids``). ``ended``: gets, per prompt, whether its completion
-    stopped on an end token (False: it ran to ``max_new_tokens``); ``token_counts``: its length in tokens."""
+    stopped on an end token (False: it ran to ``max_new_tokens``); ``token_counts``: its length in tokens.
+    ``token_progress``: called with the first problem's number and the batch's size, a context manager that yields
+    the tick the sampler calls after each token step (a batch of long answers decodes for minutes on a CPU)."""
     ids = [chat_prompt_ids(tokenizer, p) for p in prompts]
     texts = []
     for start in range(0, len(ids), batch_size):
-        tokens = sampler.sample(
-            ids[start : start + batch_size], max_new_tokens, end_tokens, tokenizer.pad_token_id, temperature=0
-        )
+        batch = ids[start : start + batch_size]
+        with token_progress(start + 1, len(batch)) if token_progress else nullcontext() as tick:
+            tokens = sampler.sample(
+                batch, max_new_tokens, end_tokens, tokenizer.pad_token_id, temperature=0, on_token=tick
+            )
         texts += [completion_text(tokenizer.decode(t, skip_special_tokens=True)) for t in tokens]
         if ended is not None:
             ended += [bool(t) and t[-1] in end_tokens for t in tokens]
@@ -69,6 +77,31 @@ def generate(
         if progress is not None:
             progress.update(len(tokens))
     return texts
+
+
+def token_bar(where: str, budget: int, problems: int, delay: float = TOKEN_BAR_DELAY):
+    """``generate``'s ``token_progress``: for a batch that decodes longer than ``delay`` seconds, a bar of its token
+    steps (at most ``budget``; the batch stops early once every answer has ended), so that a long evaluation on a CPU
+    moves and shows a pace where the problem count stays at 0 for minutes (8 answers of 500 words: ~22 minutes on 2
+    cores)."""
+    from tqdm.auto import tqdm
+
+    @contextmanager
+    def batch_tokens(first: int, size: int):
+        what = f"{where}: problems {first}-{first + size - 1} of {problems}"
+        bar = tqdm(total=budget, desc=what, unit="token", leave=False, delay=delay, postfix="reading the prompts")
+
+        def tick() -> None:
+            if bar.n == 0:
+                bar.set_postfix_str("", refresh=False)
+            bar.update(1)
+
+        try:
+            yield tick
+        finally:
+            bar.close()
+
+    return batch_tokens
 
 
 def evaluate_model(
@@ -157,6 +190,7 @@ def evaluate_sets(
                 progress,
                 ended,
                 token_counts,
+                token_bar(where, budget, len(problems)),
             )
         records = problem_records(
             label,

@@ -77,9 +77,9 @@ def test_eval_stops_at_every_end_token_the_model_declares(tiny_model_dir, monkey
     seen = []
 
     class Spy(training.trainer.graph_sampler.GraphSampler):
-        def sample(self, prompts, max_new_tokens, eos_token_ids, pad_token_id, temperature=1.0):
+        def sample(self, prompts, max_new_tokens, eos_token_ids, pad_token_id, temperature=1.0, on_token=None):
             seen.append(list(eos_token_ids))
-            return super().sample(prompts, max_new_tokens, eos_token_ids, pad_token_id, temperature)
+            return super().sample(prompts, max_new_tokens, eos_token_ids, pad_token_id, temperature, on_token)
 
     monkeypatch.setattr(training.trainer.graph_sampler, "GraphSampler", Spy)
     model, tokenizer = load_model(str(tiny_model_dir), device="cpu")
@@ -92,3 +92,32 @@ def test_eval_stops_at_every_end_token_the_model_declares(tiny_model_dir, monkey
         and all(set(ids) == expected for ids in seen)
         and tokenizer.convert_tokens_to_ids("<|im_start|>") in expected
     )
+
+
+def test_a_long_batch_shows_a_bar_of_its_token_steps(tiny_model_dir, capsys):
+    """A batch of long answers decodes for minutes on a CPU while the problem count stays at 0: its token steps get a
+    bar of their own (after ``delay`` seconds: none on a GPU's quick batches), one per batch, named by its problems."""
+    from contextlib import contextmanager
+
+    from base_models.models import load_model
+    from training.trainer.graph_sampler import GraphSampler, merged_copy
+    from training.trainer.greedy_eval import generate, token_bar
+
+    model, tokenizer = load_model(str(tiny_model_dir), device="cpu")
+    prompts = [row["prompt"] for row in tasks.get("stage-1").problems("test", 3)]
+    bars = token_bar("trained stage-1 test", 6, len(prompts), delay=0)
+    generate(GraphSampler(merged_copy(model)), tokenizer, prompts, 6, 2, [], token_progress=bars)
+    shown = capsys.readouterr().err
+    assert "trained stage-1 test: problems 1-2 of 3" in shown and "problems 3-3 of 3" in shown
+    ticks = []
+
+    @contextmanager
+    def counted(first, size):
+        ticks.append([first, size, 0])
+        yield lambda: ticks[-1].__setitem__(2, ticks[-1][2] + 1)
+
+    generate(GraphSampler(merged_copy(model)), tokenizer, prompts, 6, 2, [], token_progress=counted)
+    assert ticks == [[1, 2, 6], [3, 1, 6]]  # no end token: each batch runs its 6 token steps, each one ticked
+    quiet = token_bar("trained stage-1 test", 6, len(prompts))  # the default delay: these batches are too quick
+    generate(GraphSampler(merged_copy(model)), tokenizer, prompts, 6, 2, [], token_progress=quiet)
+    assert "problems 1-2" not in capsys.readouterr().err
