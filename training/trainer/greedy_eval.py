@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from dataset_builders import tasks
@@ -79,27 +79,15 @@ def generate(
     return texts
 
 
-def token_bar(where: str, budget: int, problems: int, delay: float = TOKEN_BAR_DELAY):
+def eval_token_bars(where: str, budget: int, problems: int, delay: float = TOKEN_BAR_DELAY):
     """``generate``'s ``token_progress``: for a batch that decodes longer than ``delay`` seconds, a bar of its token
-    steps (at most ``budget``; the batch stops early once every answer has ended), so that a long evaluation on a CPU
-    moves and shows a pace where the problem count stays at 0 for minutes (8 answers of 500 words: ~22 minutes on 2
-    cores)."""
-    from tqdm.auto import tqdm
+    steps (``step_progress.token_bar``: at most ``budget``; the batch stops early once every answer has ended), so
+    that a long evaluation on a CPU moves and shows a pace where the problem count stays at 0 for minutes (8 answers
+    of 500 words: ~22 minutes on 2 cores)."""
+    from training.trainer.step_progress import token_bar
 
-    @contextmanager
     def batch_tokens(first: int, size: int):
-        what = f"{where}: problems {first}-{first + size - 1} of {problems}"
-        bar = tqdm(total=budget, desc=what, unit="token", leave=False, delay=delay, postfix="reading the prompts")
-
-        def tick() -> None:
-            if bar.n == 0:
-                bar.set_postfix_str("", refresh=False)
-            bar.update(1)
-
-        try:
-            yield tick
-        finally:
-            bar.close()
+        return token_bar(f"{where}: problems {first}-{first + size - 1} of {problems}", budget, delay)
 
     return batch_tokens
 
@@ -190,7 +178,7 @@ def evaluate_sets(
                 progress,
                 ended,
                 token_counts,
-                token_bar(where, budget, len(problems)),
+                eval_token_bars(where, budget, len(problems)),
             )
         records = problem_records(
             label,

@@ -32,46 +32,11 @@ class StepProgress:
         """Mark the start of optimizer step ``step`` (its rollouts come first)."""
         self._step_started = {step: time.monotonic()}
 
-    @contextmanager
-    def rollout(self, step: int, completions: int, max_tokens: int, round_: int = 0) -> Iterator[Callable[[], None]]:
-        """A bar of ``max_tokens`` token steps while ``completions`` completions are sampled; yields its tick."""
+    def rollout(self, step: int, completions: int, max_tokens: int, round_: int = 0):
+        """A bar of ``max_tokens`` token steps while ``completions`` completions are sampled (``token_bar``); a
+        context manager that yields its tick."""
         what = f"step {step}: sampling {completions} completions" + (f" (resampling round {round_})" if round_ else "")
-        bar = tqdm(
-            total=max_tokens,
-            desc=what,
-            unit="token",
-            leave=False,
-            delay=self.delay,
-            dynamic_ncols=True,
-            disable=not self.enabled,
-            postfix="reading the prompts",
-        )
-        stop = threading.Event()
-        redraws = threading.Thread(target=self._redraw, args=(bar, stop), daemon=True)
-        if self.enabled:
-            redraws.start()
-
-        def tick() -> None:
-            if bar.n == 0:
-                bar.set_postfix_str("", refresh=False)
-            bar.update(1)
-
-        try:
-            yield tick
-        finally:
-            stop.set()
-            if redraws.is_alive():
-                redraws.join()
-            bar.close()
-
-    def _redraw(self, bar: tqdm, stop: threading.Event) -> None:
-        """Once the rollout has run ``delay`` seconds, redraw its bar every ``heartbeat`` seconds until it ends."""
-        if stop.wait(self.delay):
-            return
-        while True:
-            bar.refresh()  # tqdm's lock: waits while a tick draws it
-            if stop.wait(self.heartbeat):
-                return
+        return token_bar(what, max_tokens, self.delay, self.heartbeat, self.enabled)
 
     def update_started(self, step: int, completions: int) -> None:
         """Say that the update (loss, backward, optimizer) of ``step`` begins, if the step has been slow so far."""
@@ -84,3 +49,50 @@ class StepProgress:
                 f"step {step}: {completions} completions sampled and scored in {elapsed:.0f} s; "
                 "now the update (forward and backward over them)"
             )
+
+
+@contextmanager
+def token_bar(
+    what: str, max_tokens: int, delay: float = 5.0, heartbeat: float = 5.0, enabled: bool = True
+) -> Iterator[Callable[[], None]]:
+    """A bar named ``what`` of up to ``max_tokens`` token steps, for a batch of completions being decoded (a GRPO
+    rollout, a batch of ``make eval``); yields the tick to call after each token step. It shows once it has run
+    ``delay`` seconds, and is redrawn every ``heartbeat`` seconds, so that its clock runs while the prompts are read
+    (the prefill, before the first token: minutes on a CPU)."""
+    bar = tqdm(
+        total=max_tokens,
+        desc=what,
+        unit="token",
+        leave=False,
+        delay=delay,
+        dynamic_ncols=True,
+        disable=not enabled,
+        postfix="reading the prompts",
+    )
+    stop = threading.Event()
+    redraws = threading.Thread(target=_redraw, args=(bar, stop, delay, heartbeat), daemon=True)
+    if enabled:
+        redraws.start()
+
+    def tick() -> None:
+        if bar.n == 0:
+            bar.set_postfix_str("", refresh=False)
+        bar.update(1)
+
+    try:
+        yield tick
+    finally:
+        stop.set()
+        if redraws.is_alive():
+            redraws.join()
+        bar.close()
+
+
+def _redraw(bar: tqdm, stop: threading.Event, delay: float, heartbeat: float) -> None:
+    """Once the bar has run ``delay`` seconds, redraw it every ``heartbeat`` seconds until it ends."""
+    if stop.wait(delay):
+        return
+    while True:
+        bar.refresh()  # tqdm's lock: waits while a tick draws it
+        if stop.wait(heartbeat):
+            return

@@ -101,11 +101,11 @@ def test_a_long_batch_shows_a_bar_of_its_token_steps(tiny_model_dir, capsys):
 
     from base_models.models import load_model
     from training.trainer.graph_sampler import GraphSampler, merged_copy
-    from training.trainer.greedy_eval import generate, token_bar
+    from training.trainer.greedy_eval import eval_token_bars, generate
 
     model, tokenizer = load_model(str(tiny_model_dir), device="cpu")
     prompts = [row["prompt"] for row in tasks.get("stage-1").problems("test", 3)]
-    bars = token_bar("trained stage-1 test", 6, len(prompts), delay=0)
+    bars = eval_token_bars("trained stage-1 test", 6, len(prompts), delay=0)
     generate(GraphSampler(merged_copy(model)), tokenizer, prompts, 6, 2, [], token_progress=bars)
     shown = capsys.readouterr().err
     assert "trained stage-1 test: problems 1-2 of 3" in shown and "problems 3-3 of 3" in shown
@@ -118,6 +118,6 @@ def test_a_long_batch_shows_a_bar_of_its_token_steps(tiny_model_dir, capsys):
 
     generate(GraphSampler(merged_copy(model)), tokenizer, prompts, 6, 2, [], token_progress=counted)
     assert ticks == [[1, 2, 6], [3, 1, 6]]  # no end token: each batch runs its 6 token steps, each one ticked
-    quiet = token_bar("trained stage-1 test", 6, len(prompts))  # the default delay: these batches are too quick
+    quiet = eval_token_bars("trained stage-1 test", 6, len(prompts))  # the default delay: these batches are too quick
     generate(GraphSampler(merged_copy(model)), tokenizer, prompts, 6, 2, [], token_progress=quiet)
     assert "problems 1-2" not in capsys.readouterr().err
