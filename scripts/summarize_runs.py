@@ -14,6 +14,9 @@ import json
 from pathlib import Path
 
 
+RECIPE_KEYS = ("word_credit", "stage", "init_adapter", "continuation_words")  # what a run's record keeps of its recipe
+
+
 def read_jsonl(path: Path) -> list[dict]:
     """The records of a JSON-lines file, or of its gzipped copy (``scripts/compress_results.py``); none if neither."""
     packed = path.with_name(path.name + ".gz")
@@ -41,9 +44,7 @@ def run_record(folder: Path) -> dict:
     )
     return {
         "run": folder.name,
-        "recipe": {
-            k: v for k, v in (summary.get("recipe") or {}).items() if k in ("word_credit", "stage", "init_adapter")
-        },
+        "recipe": {k: v for k, v in (summary.get("recipe") or {}).items() if k in RECIPE_KEYS},
         "grpo": summary.get("grpo"),
         "steps": summary.get("global_step"),
         "wall_seconds": summary.get("wall_seconds"),
