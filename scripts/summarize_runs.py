@@ -13,7 +13,6 @@ import gzip
 import json
 from pathlib import Path
 
-
 RECIPE_KEYS = ("word_credit", "stage", "init_adapter", "continuation_words")  # what a run's record keeps of its recipe
 
 
