@@ -74,11 +74,17 @@ def completion_text(completion: str | Sequence[dict]) -> str:
     return "\n".join(texts)
 
 
+def ends_with_open_turn(prompt) -> bool:
+    """Whether chat ``prompt`` ends with an assistant turn (a continuation problem: the start of the answer, given),
+    which the model continues instead of answering in a new turn."""
+    return isinstance(prompt, list) and bool(prompt) and prompt[-1].get("role") == "assistant"
+
+
 def chat_prompt_ids(tokenizer, prompt: Sequence[dict]) -> list[int]:
     """The token ids of chat ``prompt`` with the generation prompt, whether the tokenizer's ``apply_chat_template``
     returns ids or a mapping holding them (transformers versions differ). A prompt that ends with an assistant turn
-    (a continuation problem: the start of the answer, given) is left open for the model to continue that turn."""
-    open_turn = bool(prompt) and prompt[-1].get("role") == "assistant"
+    (``ends_with_open_turn``) is left open for the model to continue that turn."""
+    open_turn = ends_with_open_turn(list(prompt))
     ids = tokenizer.apply_chat_template(
         list(prompt), add_generation_prompt=not open_turn, continue_final_message=open_turn, tokenize=True
     )

@@ -27,6 +27,7 @@ DATASET_FOLDER = "interleave-curriculum"  # the published dataset (publishing.da
 BUDGET_SAMPLE = 100
 _TARGET_TOKENS: dict[tuple, list[int]] = {}  # InterleaveTask._sample_key -> target lengths of the budget sample
 _PROMPT_TOKENS: dict[tuple, int] = {}  # InterleaveTask._sample_key -> the widest prompt of the budget sample
+WINDOWS_AND_LENGTHS = "continuation windows and train lengths do not combine: give one of them"
 
 
 class InterleaveTask(Task):
@@ -84,7 +85,7 @@ class InterleaveTask(Task):
         mixes lengths: shorter ones replay earlier stages). Validation, test, scoring, the name and the previous
         stage stay this task's; the completion budget covers the longest length."""
         if self.continuation_words:
-            raise ValueError("continuation windows and train lengths do not combine: give one of them")
+            raise ValueError(WINDOWS_AND_LENGTHS)
         task = copy.copy(self)
         task.train_words = tuple(sorted(set(words)))
         return task
@@ -120,8 +121,13 @@ class InterleaveTask(Task):
         if isinstance(words, bool) or not isinstance(words, int) or words < 1:
             raise ValueError(f"a continuation window is a whole number of words, at least 1, got {words!r}")
         if self.train_words:
-            raise ValueError("continuation windows and train lengths do not combine: give one of them")
-        task = self._redrawn()
+            raise ValueError(WINDOWS_AND_LENGTHS)
+        return self._with_window(words)
+
+    def _with_window(self, words: int) -> InterleaveTask:
+        """A copy with ``continuation_words`` set (0: whole problems); the train problems it cuts are the same, so it
+        keeps this task's."""
+        task = copy.copy(self)
         task.continuation_words = words
         return task
 
@@ -214,9 +220,7 @@ class InterleaveTask(Task):
         task's train budget is its window's; given ``references`` (whole problems: promotion checks), the whole
         problems' budget."""
         if self.continuation_words and references:
-            whole = self._redrawn()
-            whole.continuation_words = 0
-            return whole.completion_budget(tokenizer, references)
+            return self._with_window(0).completion_budget(tokenizer, references)
         longest = max((len(tokenizer(r, add_special_tokens=False)["input_ids"]) for r in references), default=0)
         own = completion_budget(self.expected_tokens(tokenizer), max(longest, *self.train_target_tokens(tokenizer)))
         return max([own, *(task.completion_budget(tokenizer) for task in self._length_tasks())])

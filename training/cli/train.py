@@ -242,6 +242,11 @@ def write_results(output_dir: Path, results_dir: Path, run_name: str, summary: d
     report(f"results: {results_dir}/ (metrics.jsonl, summary.json, {len(plots)} plots)")
 
 
+def recipe_record(run_args: RunArguments) -> dict:
+    """The run's own arguments, as summary.json records them under ``recipe``."""
+    return {f.name: getattr(run_args, f.name) for f in fields(run_args)}
+
+
 def help_only_summary(run_name: str, task: str, model: str, help_record: dict, final: Path, recipe: dict) -> dict:
     """summary.json of a stage of ``max_steps: 0``: the stage is its supervised help (``help_record``, as
     ``run_supervised_help`` returns it), whose time and device are the stage's; the model card reads it as such."""
@@ -277,8 +282,7 @@ def finish_help_only(
         shutil.rmtree(final)
     shutil.copytree(help_record["adapter"], final)
     report(f"max_steps 0: no GRPO steps; the stage's final adapter is its supervised help's ({final}/)")
-    recipe = {f.name: getattr(run_args, f.name) for f in fields(run_args)}
-    summary = help_only_summary(run_name, run_args.task, model, help_record, final, recipe)
+    summary = help_only_summary(run_name, run_args.task, model, help_record, final, recipe_record(run_args))
     write_results(output_dir, results_dir, run_name, {**summary, "format_start": format_start})
     return 0
 
@@ -457,7 +461,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
                 "collapse_stopped_at": guard.stopped_at,
                 "nonfinite_gradient_steps_skipped": nonfinite.skipped_steps,
                 **{limit.summary_key: limit.stopped_at for limit in limits},
-                "recipe": {f.name: getattr(run_args, f.name) for f in fields(run_args)},
+                "recipe": recipe_record(run_args),
                 "grpo": {
                     k: getattr(grpo_args, k)
                     for k in (

@@ -44,7 +44,7 @@ def task_for(run_args) -> Task:
         if run_args.train_words:
             task = task.with_train_words(tasks.parse_words(run_args.train_words))
         task = with_train_draw(task, run_args.register_weights, run_args.scrambled_fraction)
-        if getattr(run_args, "continuation_words", 0):
+        if run_args.continuation_words:
             task = task.with_continuation(run_args.continuation_words)
     except tasks.BadWords as exc:
         raise RecipeError(f"--train_words {exc}") from None

@@ -191,9 +191,10 @@ class ObservedGRPOTrainer(GRPOTrainer):
         """TRL's tokenization, but a prompt that ends with an assistant turn (a continuation problem,
         ``dataset_builders/interleave_curriculum/continuation.py``) is left open for the model to continue that turn,
         where TRL would close it and open a new one."""
-        if not any(isinstance(p, list) and p and p[-1].get("role") == "assistant" for p in prompts):
+        from dataset_builders.prompts import chat_prompt_ids, ends_with_open_turn
+
+        if not any(ends_with_open_turn(prompt) for prompt in prompts):
             return super()._tokenize_prompts(prompts)
-        from dataset_builders.prompts import chat_prompt_ids
 
         return [chat_prompt_ids(self.processing_class, prompt) for prompt in prompts], None, {}
 
