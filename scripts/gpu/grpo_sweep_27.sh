@@ -47,6 +47,15 @@
 #                 rule: arithmetic.yaml takes 512 a step if its validation gain reaches +10.9 (a2-ctl's +8.9 + 2);
 #                 item 4 is met if its test gain is +10 or more as well. Not in the lanes below (no GPU is free for
 #                 its 13 minutes); for a machine that has one.
+# Added in session 22 after the four lanes came back, written before it ran, for the session's last device minutes
+# (one GPU, ~13 minutes held):
+# PART=c6w-lt     c6-win's recipe from the picked stage 6 (n6-lt8: 0.833 at 500 words on validation), carried as
+#                 .carry/n6-lt8: does GRPO on windows add anything on top of the best help? c6w-lt-score: validation,
+#                 stages 1-6. Rule: nothing is adopted from it alone (no equal-minutes arm fits the minutes left); if it
+#                 gains 0.01 or more at 500 words over n6-lt8 with no stage more than 0.02 below n6-lt8's, the next
+#                 batch runs it against 5 more minutes of sft-long-texts; else GRPO on windows is reported as adding
+#                 nothing to stage 6's help.
+#   source scripts/gpu/setup.sh; export BACK_RAW=0; PARTS="c6w-lt c6w-lt-score" PART=bg bash scripts/gpu/grpo_sweep_27.sh
 # PART=start-in   the format start (not in the lanes below; for a stage-1 part added during the run).
 # Plan: one machine of 4 GPUs (nvidia-h200-x4), ~25 minutes:
 #   source scripts/gpu/setup.sh; export BACK_RAW=0; start_lanes scripts/gpu/grpo_sweep_27.sh \
@@ -76,7 +85,7 @@ PY
 after_n6_8m() { while [ ! -e $LAB/results/bg-n6-8m-score.log ]; do sleep 5; done; }
 # picked: the pick between n6-8m and n6-lt8 (equal minutes), once both are scored; each report part makes it itself
 picked() { scored n6-8m; scored n6-lt8; local name=$(pick n6-8m n6-lt8); echo ${name:-n6-8m}; }
-case ${PART:?set PART=start-in, n6-8m, n6-lt8, n6-13m, c6-win (each also NAME-score), n5-report, n6-test-report, n6-oor-report, a2-b512-12m, bg or wait} in
+case ${PART:?set PART=start-in, n6-8m, n6-lt8, n6-13m, c6-win, c6w-lt (each also NAME-score), n5-report, n6-test-report, n6-oor-report, a2-b512-12m, bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_27.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
   wait) wait_parts ;;
   start-in) format_start ;;
@@ -87,7 +96,10 @@ case ${PART:?set PART=start-in, n6-8m, n6-lt8, n6-13m, c6-win (each also NAME-sc
     after_n6_8m
     polish c6-win 6 $LAB/runs/n6-8m/final --continuation_words 40 --word_credit 0 --keep_word_signal_groups false \
       --per_device_train_batch_size 16 --gradient_accumulation_steps 8 --promotion_every 1000 --max_completion_length 64 ;;
-  n6-8m-score | n6-lt8-score | n6-13m-score | c6-win-score)
+  c6w-lt)
+    polish c6w-lt 6 .carry/n6-lt8 --continuation_words 40 --word_credit 0 --keep_word_signal_groups false \
+      --per_device_train_batch_size 16 --gradient_accumulation_steps 8 --promotion_every 1000 --max_completion_length 64 ;;
+  n6-8m-score | n6-lt8-score | n6-13m-score | c6-win-score | c6w-lt-score)
     score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-6 ;;
   n5-report) score n5-eq12 $START5 test 1-5 & score n5-eq12 $START5 out_of_register 1-5 & wait ;;
   n6-test-report | n6-oor-report)
