@@ -37,6 +37,7 @@ def test_every_recipe_parses():
         "sft-stage-5-help-12m",
         "sft-stage-5-help-long",
         "sft-stage-6-help-8m",
+        "sft-stage-6-help-long-texts",
         "sft-stage-6-help-long",
         *[f"stage-{n}" for n in range(1, 7)],
     ]
