@@ -43,6 +43,7 @@ class InterleaveTask(Task):
     register_weights: dict[str, int] | None = None  # with_register_weights: the train split's mix (None: the fixed mix)
     scrambled_fraction: float = 0.0  # with_scrambled_fraction: the share of train problems with shuffled texts
     continuation_words: int = 0  # with_continuation: train problems continue the target, scored on this many words
+    continuation_cuts: dict[str, int] | None = None  # with_continuation: {train problem id: cut} (else a random cut)
 
     def __init__(
         self,
@@ -114,15 +115,19 @@ class InterleaveTask(Task):
         check_scrambled_fraction(fraction)
         return self._redrawn(scrambled_fraction=float(fraction))
 
-    def with_continuation(self, words: int) -> InterleaveTask:
+    def with_continuation(self, words: int, cuts: dict[str, int] | None = None) -> InterleaveTask:
         """A copy whose train problems (dynamic sampling's too) are continuation problems (``continuation.py``): the
-        start of the correct answer given, the next ``words`` words sampled and scored. Validation, test and
-        out_of_register stay whole problems, so scores stay comparable; the completion budget follows the window."""
+        start of the correct answer given, the next ``words`` words sampled and scored. ``cuts`` ({problem id: cut},
+        ``continuation.slip_cuts``) places the cut of the problems it lists; the others keep a random cut.
+        Validation, test and out_of_register stay whole problems, so scores stay comparable; the completion budget
+        follows the window."""
         if isinstance(words, bool) or not isinstance(words, int) or words < 1:
             raise ValueError(f"a continuation window is a whole number of words, at least 1, got {words!r}")
         if self.train_words:
             raise ValueError(WINDOWS_AND_LENGTHS)
-        return self._with_window(words)
+        task = self._with_window(words)
+        task.continuation_cuts = dict(cuts) if cuts else None
+        return task
 
     def _with_window(self, words: int) -> InterleaveTask:
         """A copy with ``continuation_words`` set (0: whole problems); the train problems it cuts are the same, so it
@@ -132,7 +137,10 @@ class InterleaveTask(Task):
         return task
 
     def _continued(self, row: dict) -> dict:
-        return continuation_row(row, self.continuation_words, self.seed) if self.continuation_words else row
+        if not self.continuation_words:
+            return row
+        cut = self.continuation_cuts.get(row["id"]) if self.continuation_cuts else None
+        return continuation_row(row, self.continuation_words, self.seed, cut)
 
     def _redrawn(self, **draw) -> InterleaveTask:
         """A copy with other settings of how its train problems are drawn (``register_weights``,

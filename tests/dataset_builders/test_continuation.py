@@ -4,7 +4,13 @@ budget, the open assistant turn the prompt ends with, and the flags that do not 
 import pytest
 
 from dataset_builders import tasks
-from dataset_builders.interleave_curriculum.continuation import WINDOW_COLUMN, continuation_row, windowed
+from dataset_builders.interleave_curriculum.continuation import (
+    SLIP_LEAD_WORDS,
+    WINDOW_COLUMN,
+    continuation_row,
+    slip_cuts,
+    windowed,
+)
 from dataset_builders.interleave_curriculum.rewards import INTERLEAVE_REWARDS
 from dataset_builders.prompts import chat_prompt_ids, interleave_prompt, interleave_target
 
@@ -44,6 +50,62 @@ def test_the_cut_depends_on_the_problem_and_the_seed_only():
     assert continuation_row(row(), 6) == continuation_row(row(), 6)
     cuts = {len(given_words(continuation_row(row(), 6, seed))) for seed in range(30)}
     assert len(cuts) > 5
+
+
+def test_a_given_cut_places_the_window_within_the_target():
+    whole = row()["target"].split()
+    for cut, given in ((5, 5), (0, 0), (-3, 0), (17, 14), (99, 14)):  # 20 words, a window of 6: cuts 0..14
+        problem = continuation_row(row(), 6, cut=cut)
+        assert len(given_words(problem)) == given and problem["target"].split() == whole[given : given + 6]
+
+
+def write_answers(path, answers: list[dict]) -> None:
+    import gzip
+    import json
+
+    text = "".join(json.dumps(answer) + "\n" for answer in answers)
+    if path.suffix == ".gz":
+        with gzip.open(path, "wt") as out:
+            out.write(text)
+    else:
+        path.write_text(text)
+
+
+def answer(problem_id: str, first_slip, split="train", task="stage-3", label="trained") -> dict:
+    return {"id": problem_id, "first_slip": first_slip, "split": split, "task": task, "label": label}
+
+
+def test_slip_cuts_fall_a_few_words_before_each_first_slip(tmp_path):
+    answers = [
+        answer("p1", 30),
+        answer("p2", 2),  # too close to the start: cut at 0
+        answer("p3", None),  # exact: keeps its random cut
+        answer("p4", 9, label="baseline"),  # the base model's answers are not the adapter's
+        answer("p5", 9, split="validation"),
+        answer("p6", 9, task="stage-4"),
+    ]
+    expected = {"p1": 30 - SLIP_LEAD_WORDS, "p2": 0}
+    for name in ("problems.jsonl", "problems.jsonl.gz"):
+        folder = tmp_path / name.replace(".", "-")
+        folder.mkdir()
+        write_answers(folder / name, answers)
+        assert slip_cuts(folder / name, "stage-3") == expected
+        assert slip_cuts(folder, "stage-3") == expected  # an eval's output folder names its problems.jsonl
+    only_base = tmp_path / "base.jsonl"
+    write_answers(only_base, [answer("p4", 9, label="baseline")])
+    assert slip_cuts(only_base, "stage-3") == {"p4": 5}  # a base-model-only evaluation is the base model's
+
+
+def test_slip_cuts_say_how_to_make_the_file(tmp_path):
+    with pytest.raises(ValueError, match=r"cannot read .*nope.jsonl.*--splits train --stages 3"):
+        slip_cuts(tmp_path / "nope.jsonl", "stage-3")
+    wrong = tmp_path / "validation.jsonl"
+    write_answers(wrong, [answer("p5", 9, split="validation")])
+    with pytest.raises(ValueError, match="holds no answer to a train problem of stage-3"):
+        slip_cuts(wrong, "stage-3")
+    (tmp_path / "bad.jsonl").write_text("{not json\n")
+    with pytest.raises(ValueError, match="cannot read"):
+        slip_cuts(tmp_path / "bad.jsonl", "stage-3")
 
 
 def test_a_target_no_longer_than_the_window_stays_whole():
@@ -108,6 +170,16 @@ def test_a_continuation_task_trains_on_windows_and_is_scored_whole(corpus, tiny_
     assert windows.completion_budget(tokenizer, references) == whole.completion_budget(tokenizer, references)
 
 
+def test_a_task_with_cuts_cuts_the_problems_they_list_and_draws_the_rest(corpus):
+    whole = tasks.get("stage-3")
+    plain = list(whole.with_continuation(12).train_stream(0).take(4))
+    listed = plain[2]["id"]
+    cut = list(whole.with_continuation(12, {listed: 17}).train_stream(0).take(4))
+    assert [len(given_words(p)) for p in cut] == [*[len(given_words(p)) for p in plain[:2]], 17, len(given_words(plain[3]))]
+    assert cut[:2] == plain[:2] and cut[3] == plain[3]
+    assert whole.with_continuation(12, {listed: 17}).problem("train", 2) == cut[2]
+
+
 def test_windows_apply_to_interleave_tasks_alone_and_not_with_train_lengths():
     with pytest.raises(ValueError, match="continuation windows apply to the interleave tasks"):
         tasks.get("arithmetic").with_continuation(4)
@@ -118,6 +190,22 @@ def test_windows_apply_to_interleave_tasks_alone_and_not_with_train_lengths():
     for bad in (0, -3, 2.5, True):
         with pytest.raises(ValueError, match="whole number of words"):
             tasks.get("stage-2").with_continuation(bad)
+
+
+def test_the_cuts_flag_needs_windows_and_a_readable_evaluation(tmp_path):
+    from training.core.arguments import RecipeError, parse_run_arguments
+    from training.core.run_task import task_for
+
+    stage_3 = ["--config", "training/recipes/stage-3.yaml", "--word_credit", "0", "--keep_word_signal_groups", "false"]
+    with pytest.raises(RecipeError, match="give --continuation_words N"):
+        parse_run_arguments([*stage_3, "--continuation_cuts", "x.jsonl"])
+    windows = [*stage_3, "--continuation_words", "12", "--continuation_cuts"]
+    with pytest.raises(RecipeError, match="--splits train --stages 3"):
+        task_for(parse_run_arguments([*windows, str(tmp_path / "missing.jsonl")])[0])
+    answers = tmp_path / "problems.jsonl"
+    write_answers(answers, [answer("50w-train-seed0-0000002", 40)])
+    task = task_for(parse_run_arguments([*windows, str(answers)])[0])
+    assert task.continuation_words == 12 and task.continuation_cuts == {"50w-train-seed0-0000002": 36}
 
 
 def test_the_flag_needs_sequence_credit_only():

@@ -38,7 +38,7 @@ BASE_ONLY = "base"  # --adapter base: the base model alone
 GPU_PROBLEMS, CPU_PROBLEMS = 256, 8
 GPU_STAGES, CPU_STAGES = "1-6", "1-3"
 DEFAULT_SPLITS = ("test", "out_of_register")
-SPLITS = ("validation", "test", "out_of_register")
+SPLITS = ("validation", "test", "out_of_register", "train")  # train: the problems a GRPO run starts on
 
 
 class EvalInputError(ValueError):
@@ -59,7 +59,7 @@ def parse_stages(spec: str) -> list[int]:
 
 
 def parse_splits(spec: str) -> list[str]:
-    """``"test,out_of_register"`` -> split names (validation, test, out_of_register)."""
+    """``"test,out_of_register"`` -> split names (validation, test, out_of_register, train)."""
     splits = [s for s in spec.replace(" ", "").split(",") if s]
     wrong = [s for s in splits if s not in SPLITS]
     if not splits or wrong:
@@ -151,7 +151,7 @@ def problem_sets(
             sets.append(ProblemSet(task, SPLIT, user_texts.problems(task.words, args.n, args.seed)))
             continue
         for split in splits if user_texts is None else ["test"]:
-            if split not in task.held_out_splits:
+            if split != "train" and split not in task.held_out_splits:
                 continue  # e.g. arithmetic has no out_of_register split
             try:
                 rows = list(task.problems(split, args.n))
@@ -206,8 +206,9 @@ def main(argv: list[str] | None = None) -> int:
         "--split",
         dest="splits",
         default=None,
-        help="comma-separated: validation, test, out_of_register (default: test,out_of_register; "
-        "tasks without a split skip it)",
+        help="comma-separated: validation, test, out_of_register, train (default: test,out_of_register; "
+        "tasks without a split skip it). train: the first N train problems, in the order a GRPO run draws them; "
+        "its problems.jsonl is what --continuation_cuts reads",
     )
     parser.add_argument(
         "--data",

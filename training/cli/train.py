@@ -22,6 +22,7 @@ from pathlib import Path
 
 from base_models.models import ModelUnavailable
 from dataset_builders.fetch import FetchError
+from dataset_builders.interleave_curriculum.continuation import SLIP_LEAD_WORDS
 from dataset_builders.prompts import chat_prompt_ids
 from publishing.hub import HubError
 from training.core.arguments import RecipeError, RunArguments, parse_run_arguments
@@ -429,6 +430,12 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         f"{grpo_args.generation_batch_size // grpo_args.num_generations} prompts x {grpo_args.num_generations} "
         f"generations per step, output {output_dir}/"
     )
+    if run_args.continuation_cuts:
+        report(
+            f"  continuation windows of {run_args.continuation_words} words: {len(task.continuation_cuts or ())} train "
+            f"problems cut {SLIP_LEAD_WORDS} words before the start adapter's first slip ({run_args.continuation_cuts}), "
+            "the others at a random word"
+        )
     if trainer.accelerator.device.type == "cpu":
         for line in cpu_cost_report(
             grpo_args.max_steps, cpu_step(trainer.model, tokenizer, task, data_position, grpo_args)

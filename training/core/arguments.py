@@ -106,6 +106,14 @@ class RunArguments:
             "evaluation stay whole problems; needs --word_credit 0; 0: off"
         },
     )
+    continuation_cuts: str | None = field(
+        default=None,
+        metadata={
+            "help": "with --continuation_words: a problems.jsonl of the start adapter on the train split (python -m "
+            "training.cli.evaluate --splits train ...); each train problem it lists with a slip is cut 4 words before "
+            "the adapter's first slip instead of at a random word, so the window holds the place where it went wrong"
+        },
+    )
     model_preset: str | None = field(
         default=None, metadata={"help": "a file name under training/recipes/models/ (without .yaml)"}
     )
@@ -271,6 +279,8 @@ class RunArguments:
         if self.register_weights:
             parse_register_weights(self.register_weights)  # a typo stops the run now, not after loading
         parse_scrambled_fraction(self.scrambled_fraction)
+        if self.continuation_cuts and not self.continuation_words:
+            raise RecipeError("--continuation_cuts places the cuts of continuation problems: give --continuation_words N")
         if self.continuation_words and (self.word_credit or self.keep_word_signal_groups):
             raise RecipeError(
                 "--continuation_words needs --word_credit 0 and --keep_word_signal_groups false: per-word credit "

@@ -7,6 +7,7 @@ import importlib
 from collections.abc import Callable
 
 from dataset_builders import tasks
+from dataset_builders.interleave_curriculum.continuation import slip_cuts
 from dataset_builders.task import Task
 from training.core.arguments import RecipeError, parse_register_weights, parse_scrambled_fraction
 
@@ -38,14 +39,16 @@ def task_for(run_args) -> Task:
     """The task a run's arguments name; ``train_words``, if given, the lengths its train problems take turns over;
     ``register_weights``, if given, the register mix of its train problems; ``scrambled_fraction``, if not 0, the share
     of its train problems with shuffled texts; ``continuation_words``, if not 0, its train problems as continuations
-    scored on that many words; ``reward_funcs`` (dotted paths), if given, replace its rewards."""
+    scored on that many words (cut at the start adapter's slips where ``continuation_cuts`` names its evaluation);
+    ``reward_funcs`` (dotted paths), if given, replace its rewards."""
     try:
         task = tasks.get(run_args.task, run_args.data_seed_problems)
         if run_args.train_words:
             task = task.with_train_words(tasks.parse_words(run_args.train_words))
         task = with_train_draw(task, run_args.register_weights, run_args.scrambled_fraction)
         if run_args.continuation_words:
-            task = task.with_continuation(run_args.continuation_words)
+            cuts = slip_cuts(run_args.continuation_cuts, task.name) if run_args.continuation_cuts else None
+            task = task.with_continuation(run_args.continuation_words, cuts)
     except tasks.BadWords as exc:
         raise RecipeError(f"--train_words {exc}") from None
     except ValueError as exc:  # an unknown task, or train lengths, registers, scrambling or windows where none apply

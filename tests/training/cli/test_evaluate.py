@@ -196,6 +196,23 @@ def test_eval_scores_base_and_adapter_in_and_out_of_register(tiny_model_dir, tmp
     assert "first_slip" not in groups[("trained", "test", "arithmetic")]  # no streams to slip
 
 
+def test_the_train_split_is_scored_as_a_grpo_run_draws_it_and_gives_continuation_cuts(tiny_model_dir, tmp_path):
+    """--splits train: the first N train problems, the ones a GRPO run starts on, so that its problems.jsonl places
+    continuation cuts (--continuation_cuts) at the adapter's own slips."""
+    from dataset_builders import tasks
+    from dataset_builders.interleave_curriculum.continuation import slip_cuts
+
+    adapter = _ending_adapter(tiny_model_dir, tmp_path / "runs" / "stage-1" / "final")
+    out = tmp_path / "eval"
+    argv = ["--adapter", str(adapter), "--stages", "1", "--n", "3", "--splits", "train", "--arithmetic", "false"]
+    assert _evaluate(*argv, "--baseline", "false", "--out", str(out)) == 0
+    records = _records(out)
+    drawn = [row["id"] for row in tasks.get("stage-1").train_stream(0).take(3)]
+    assert [r["id"] for r in records] == drawn and {r["split"] for r in records} == {"train"}
+    assert all(r["first_slip"] == 0 for r in records)  # the adapter ends at once: A1 slips
+    assert slip_cuts(out, "stage-1") == dict.fromkeys(drawn, 0)  # 4 words before word 0: the start
+
+
 def test_eval_data_scores_a_folder_of_texts_with_cpu_defaults(tiny_model_dir, tmp_path, monkeypatch, capsys):
     """DATA=folder: problems from the user's files; on CPU the defaults (8 problems, the adapter only) are said."""
     import torch

@@ -413,10 +413,17 @@ def test_a_grpo_run_on_continuation_problems_samples_and_scores_their_windows(ti
     interleave rewards on the window). The flags it refuses: tests/dataset_builders/test_continuation.py."""
     from tests.training.tiny_run import STAGE_1, TINY_GRPO
 
-    run = [*STAGE_1, *TINY_GRPO, "--max_steps", "1", "--continuation_words", "3"]
+    from dataset_builders import tasks
+
+    first = next(iter(tasks.get("stage-1").train_stream(0)))  # cut at its slip (--continuation_cuts): words 6-8
+    cuts = tmp_path / "problems.jsonl"
+    cuts.write_text(json.dumps({"id": first["id"], "split": "train", "task": "stage-1", "first_slip": 10}) + "\n")
+    run = [*STAGE_1, *TINY_GRPO, "--max_steps", "1", "--continuation_words", "3", "--continuation_cuts", str(cuts)]
     out = ["--output_dir", str(tmp_path / "run"), "--results_dir", str(tmp_path / "results")]
     proc = run_cli("-m", "training.cli.train", *run, "--word_credit", "0", "--keep_word_signal_groups", "false", *out)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "1 train problems cut 4 words before the start adapter's first slip" in proc.stdout + proc.stderr
     records = list(read_completion_log(tmp_path / "run" / "completions.jsonl.gz"))
     assert records and all(len(r["reference"].split()) == 3 for r in records)
+    assert " ".join(first["target"].split()[6:9]) in {r["reference"] for r in records}
     assert set(records[0]["rewards"]) == {"interleave_trigram_reward", "interleave_strict_reward"}
