@@ -35,6 +35,7 @@ def test_every_recipe_parses():
         "sft-stage-4-help-7m",
         "sft-stage-4-help-long",
         "sft-stage-5-help-12m",
+        "sft-stage-5-help-long-texts",
         "sft-stage-5-help-long",
         "sft-stage-6-help-8m",
         "sft-stage-6-help-long-texts",
