@@ -13,7 +13,8 @@ import gzip
 import json
 from pathlib import Path
 
-RECIPE_KEYS = ("word_credit", "stage", "init_adapter", "continuation_words", "continuation_cuts")  # what a run's record keeps of its recipe
+# what a run's record keeps of its recipe
+RECIPE_KEYS = ("word_credit", "stage", "init_adapter", "continuation_words", "continuation_cuts")
 
 
 def read_jsonl(path: Path) -> list[dict]:

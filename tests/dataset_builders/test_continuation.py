@@ -175,8 +175,7 @@ def test_a_task_with_cuts_cuts_the_problems_they_list_and_draws_the_rest(corpus)
     plain = list(whole.with_continuation(12).train_stream(0).take(4))
     listed = plain[2]["id"]
     cut = list(whole.with_continuation(12, {listed: 17}).train_stream(0).take(4))
-    assert [len(given_words(p)) for p in cut] == [*[len(given_words(p)) for p in plain[:2]], 17, len(given_words(plain[3]))]
-    assert cut[:2] == plain[:2] and cut[3] == plain[3]
+    assert len(given_words(cut[2])) == 17 and cut[:2] == plain[:2] and cut[3] == plain[3]
     assert whole.with_continuation(12, {listed: 17}).problem("train", 2) == cut[2]
 
 

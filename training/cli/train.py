@@ -432,9 +432,9 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     )
     if run_args.continuation_cuts:
         report(
-            f"  continuation windows of {run_args.continuation_words} words: {len(task.continuation_cuts or ())} train "
-            f"problems cut {SLIP_LEAD_WORDS} words before the start adapter's first slip ({run_args.continuation_cuts}), "
-            "the others at a random word"
+            f"  continuation windows of {run_args.continuation_words} words: {len(task.continuation_cuts or ())} "
+            f"train problems cut {SLIP_LEAD_WORDS} words before the start adapter's first slip "
+            f"({run_args.continuation_cuts}), the others at a random word"
         )
     if trainer.accelerator.device.type == "cpu":
         for line in cpu_cost_report(

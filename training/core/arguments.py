@@ -280,7 +280,9 @@ class RunArguments:
             parse_register_weights(self.register_weights)  # a typo stops the run now, not after loading
         parse_scrambled_fraction(self.scrambled_fraction)
         if self.continuation_cuts and not self.continuation_words:
-            raise RecipeError("--continuation_cuts places the cuts of continuation problems: give --continuation_words N")
+            raise RecipeError(
+                "--continuation_cuts places the cuts of continuation problems: give --continuation_words N"
+            )
         if self.continuation_words and (self.word_credit or self.keep_word_signal_groups):
             raise RecipeError(
                 "--continuation_words needs --word_credit 0 and --keep_word_signal_groups false: per-word credit "

@@ -411,9 +411,8 @@ def test_check_writable_probes_without_leaving_anything(tmp_path):
 def test_a_grpo_run_on_continuation_problems_samples_and_scores_their_windows(tiny_model_dir, tmp_path):
     """--continuation_words: the run's problems hand the model the start of the answer and score the next words (the
     interleave rewards on the window). The flags it refuses: tests/dataset_builders/test_continuation.py."""
-    from tests.training.tiny_run import STAGE_1, TINY_GRPO
-
     from dataset_builders import tasks
+    from tests.training.tiny_run import STAGE_1, TINY_GRPO
 
     first = next(iter(tasks.get("stage-1").train_stream(0)))  # cut at its slip (--continuation_cuts): words 6-8
     cuts = tmp_path / "problems.jsonl"
