@@ -1,0 +1,134 @@
+"""What stands where answers first slip, in evaluations already on disk: for each folder's ``problems.jsonl`` (or its
+gzipped copy), per label, split and task, the share of first slips that fall on a *symbolic* word (digits,
+underscores, slashes, dots or brackets inside it, or camelCase: ``django.utils.timezone``, ``errors='strict')``,
+``8.5``, ``ModelAdmin``), or right after one in the target, and on a word whose stream's previous two words occur
+again as a pair in that text (a place that is easy to lose), each against its share of all target words. The
+problems are drawn again from their ids (``task.problems(split, n)``), so the folder needs no texts.
+
+    .venv/bin/python scripts/first_slip_words.py EVAL_FOLDER [EVAL_FOLDER ...]
+
+Writes ``first_slips.json`` into each folder and prints one table. Session 22 found with it that out of register
+(technical docs) half of the shipped adapter's first slips fall on symbolic words, which are 8% of the target words.
+"""
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
+
+from scripts.summarize_runs import read_jsonl  # noqa: E402
+from training.core.slip_diagnostics import target_stream  # noqa: E402
+
+EDGE = "\"'([{,.;:!?)]}"  # punctuation a prose word may open or close with
+INNER = re.compile(r"[0-9_/\\.=<>{}\[\]()@#$%&*+|~^:]|[a-z][A-Z]")
+
+
+def is_symbolic(word: str) -> bool:
+    """Whether a target word is code-like or numeric rather than prose: past the punctuation it opens and closes
+    with, it holds a digit, one of ``_ / \\ . = < > { } [ ] ( ) @ # $ % & * + | ~ ^ :``, or a lower-case letter
+    followed by a capital (camelCase); or it is punctuation alone, two characters or more."""
+    core = word.strip(EDGE)
+    return bool(INNER.search(core)) if core else len(word) > 1  # a word of punctuation alone: ``()``, ``::``
+
+
+def stream_word(index: int, len_a: int, len_b: int) -> tuple[str | None, int]:
+    """(stream, index in that stream's text) of target word ``index`` (the target alternates while both texts
+    last, then the longer text goes on)."""
+    stream = target_stream(index, len_a, len_b)
+    common = min(len_a, len_b)
+    return stream, index // 2 if index < 2 * common else common + index - 2 * common
+
+
+def place_repeats(words: list[str], j: int) -> bool:
+    """Whether the two words before word ``j`` of a text occur again as a pair in it: the place to continue from
+    is ambiguous there."""
+    if j < 2:
+        return False
+    pairs = Counter(zip((w.lower() for w in words), (w.lower() for w in words[1:])))
+    return pairs[(words[j - 2].lower(), words[j - 1].lower())] > 1
+
+
+def word_features(problem: dict, index: int) -> dict[str, bool]:
+    target = problem["target"].split()
+    texts = {"A": problem["text_a"].split(), "B": problem["text_b"].split()}
+    stream, j = stream_word(index, len(texts["A"]), len(texts["B"]))
+    return {
+        "symbolic": is_symbolic(target[index]),
+        "at_or_after_symbolic": any(is_symbolic(target[i]) for i in range(max(0, index - 2), index + 1)),
+        "place_repeats": stream is not None and place_repeats(texts[stream], j),
+    }
+
+
+FEATURES = ("symbolic", "at_or_after_symbolic", "place_repeats")
+
+
+def group_first_slips(records: list[dict], problems: dict[str, dict]) -> dict:
+    """For records of one label, split and task: how many first slips, and for each feature its share at first
+    slips and among all target words."""
+    at, base, slips, words = Counter(), Counter(), 0, 0
+    for record in records:
+        problem = problems[record["id"]]
+        target_words = len(problem["target"].split())
+        for index in range(target_words):
+            words += 1
+            base.update(k for k, v in word_features(problem, index).items() if v)
+        first = record.get("first_slip")
+        if first is None or first >= target_words:
+            continue
+        slips += 1
+        at.update(k for k, v in word_features(problem, first).items() if v)
+    return {
+        "answers": len(records),
+        "first_slips": slips,
+        **{f"{k}_at_first_slips": round(at[k] / slips, 3) if slips else None for k in FEATURES},
+        **{f"{k}_of_target_words": round(base[k] / words, 3) if words else None for k in FEATURES},
+    }
+
+
+def folder_first_slips(folder: Path) -> list[dict]:
+    from dataset_builders import tasks
+
+    records = read_jsonl(folder / "problems.jsonl")
+    groups: dict[tuple, list[dict]] = {}
+    for record in records:
+        if "first_slip" in record:  # interleave answers (arithmetic has no streams to slip)
+            groups.setdefault((record["label"], record["split"], record["task"]), []).append(record)
+    rows = []
+    for (label, split, task), members in sorted(groups.items()):
+        size = max(r["index"] for r in members) + 1
+        problems = {p["id"]: p for p in tasks.get(task).problems(split, size)}
+        rows.append({"label": label, "split": split, "task": task, **group_first_slips(members, problems)})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folders", nargs="+", type=Path)
+    args = parser.parse_args(argv)
+    print(
+        "| folder | label | split | task | first slips | on a symbolic word (of all words) | at or after one | "
+        "where the place repeats |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for folder in args.folders:
+        rows = folder_first_slips(folder)
+        (folder / "first_slips.json").write_text(json.dumps({"definition": __doc__, "groups": rows}, indent=1) + "\n")
+        for r in rows:
+            cells = [
+                f"{r[f'{k}_at_first_slips']} ({r[f'{k}_of_target_words']})" if r["first_slips"] else "-"
+                for k in FEATURES
+            ]
+            print(
+                f"| {folder} | {r['label']} | {r['split']} | {r['task']} | {r['first_slips']} | "
+                + " | ".join(cells)
+                + " |"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
