@@ -3,7 +3,9 @@ gzipped copy), per label, split and task, the share of first slips that fall on 
 underscores, slashes, dots or brackets inside it, or camelCase: ``django.utils.timezone``, ``errors='strict')``,
 ``8.5``, ``ModelAdmin``), or right after one in the target, and on a word whose stream's previous two words occur
 again as a pair in that text (a place that is easy to lose), each against its share of all target words. The
-problems are drawn again from their ids (``task.problems(split, n)``), so the folder needs no texts.
+problems are drawn again from their ids (``task.problems(split, n)``), so the folder needs no texts. ``make eval``
+records each first slip's word and counts the symbolic ones since session 22 (``diagnostics.json``); this script
+reads evaluations from before that too, and adds the repeated places.
 
     .venv/bin/python scripts/first_slip_words.py EVAL_FOLDER [EVAL_FOLDER ...]
 
@@ -13,7 +15,6 @@ Writes ``first_slips.json`` into each folder and prints one table. Session 22 fo
 
 import argparse
 import json
-import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -21,18 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
 from scripts.summarize_runs import read_jsonl  # noqa: E402
-from training.core.slip_diagnostics import target_stream  # noqa: E402
-
-EDGE = "\"'([{,.;:!?)]}"  # punctuation a prose word may open or close with
-INNER = re.compile(r"[0-9_/\\.=<>{}\[\]()@#$%&*+|~^:]|[a-z][A-Z]")
-
-
-def is_symbolic(word: str) -> bool:
-    """Whether a target word is code-like or numeric rather than prose: past the punctuation it opens and closes
-    with, it holds a digit, one of ``_ / \\ . = < > { } [ ] ( ) @ # $ % & * + | ~ ^ :``, or a lower-case letter
-    followed by a capital (camelCase); or it is punctuation alone, two characters or more."""
-    core = word.strip(EDGE)
-    return bool(INNER.search(core)) if core else len(word) > 1  # a word of punctuation alone: ``()``, ``::``
+from training.core.slip_diagnostics import is_symbolic, target_stream  # noqa: E402
 
 
 def stream_word(index: int, len_a: int, len_b: int) -> tuple[str | None, int]:

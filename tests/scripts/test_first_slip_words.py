@@ -2,7 +2,8 @@
 
 import json
 
-from scripts.first_slip_words import group_first_slips, is_symbolic, main, stream_word, word_features
+from scripts.first_slip_words import group_first_slips, main, stream_word, word_features
+from training.core.slip_diagnostics import is_symbolic
 
 
 def test_symbolic_words_are_code_numbers_and_identifiers_not_prose():

@@ -76,19 +76,22 @@ def _slips_table(diagnostics: dict) -> list[str]:
         "A target word slips when the NW alignment does not match it; the first slip's stream is the text (A or "
         "B) that target word belongs to. Median first slip: its position as a fraction of the target. Token "
         f"limit: completions that ran to the budget without ending. Repeated phrase: the completion repeats a "
-        f"{diagnostics['repeat_ngram']}-word phrase the target does not. Rates by position and by tokens per "
-        "word: `diagnostics.json`, `slips.png`.",
+        f"{diagnostics['repeat_ngram']}-word phrase the target does not. On a symbolic word: first slips on a "
+        "code-like or numeric word (digits, dots, underscores, slashes, brackets or camelCase inside it), and such "
+        "words' share of the target. Rates by position and by tokens per word: `diagnostics.json`, `slips.png`.",
         "",
         "| label | split | task | problems | with a slip | first slip in A / B | median first slip | "
-        "token limit | repeated phrase |",
-        "|" + " --- |" * 9,
+        "on a symbolic word (share of words) | token limit | repeated phrase |",
+        "|" + " --- |" * 10,
     ]
     for g in groups:
         first = g["first_slip"]
         median = "-" if first["median_position"] is None else f"{first['median_position']:.2f}"
+        share = first.get("symbolic_share_of_target_words")
+        symbolic = "-" if share is None else f"{first.get('on_symbolic_words', 0)} ({share:.1%})"
         lines.append(
             f"| {g['label']} | {g['split']} | {g['task']} | {g['problems']} | {first['problems']} | "
-            f"{first['stream']['A']} / {first['stream']['B']} | {median} | {g['token_limit']['runs']} | "
+            f"{first['stream']['A']} / {first['stream']['B']} | {median} | {symbolic} | {g['token_limit']['runs']} | "
             f"{g['repeated_phrase']['runs']} |"
         )
     return lines + [""]

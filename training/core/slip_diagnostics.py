@@ -6,11 +6,14 @@ core) does not match it with an equal completion word: it was substituted or lef
 target word that slipped, or the target word an extra completion word came before. The target alternates
 ``A1 B1 A2 B2 ...`` while both texts last, so that word's parity says which text (stream) slipped. An answer
 *derails* when a quarter of its target words or more slip: it lost the A/B pairing and did not find it again (at
-100 words most of the NW score the shipped adapter loses is lost that way, results/grpo/batch-25/README.md).
+100 words most of the NW score the shipped adapter loses is lost that way, results/grpo/batch-25/README.md). A word
+is *symbolic* when it is code-like or numeric rather than prose (``is_symbolic``): out of register (technical docs)
+half of the shipped stage 6's first slips fall on one, where they are 6-7% of the words (results/grpo/batch-27/).
 """
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -22,6 +25,16 @@ POSITION_BINS = 10  # the target cut into tenths: slip rate by relative position
 TOKEN_BUCKETS = ("1", "2", "3", "4", "5+")  # tokens a word costs (with its leading space)
 REPEAT_NGRAM = 4  # a repeated phrase: a 4-word sequence the completion has at least twice, the target at most once
 DERAIL_FRACTION = 0.25  # an answer derails when this share of its target words or more slip
+EDGE_PUNCTUATION = "\"'([{,.;:!?)]}"  # what a prose word may open or close with
+SYMBOLIC_INSIDE = re.compile(r"[0-9_/\\.=<>{}\[\]()@#$%&*+|~^:]|[a-z][A-Z]")
+
+
+def is_symbolic(word: str) -> bool:
+    """Whether a word is code-like or numeric rather than prose: past the punctuation it opens and closes with, it
+    holds a digit, one of ``_ / \\ . = < > { } [ ] ( ) @ # $ % & * + | ~ ^ :``, or a lower-case letter followed by
+    a capital (camelCase: ``ModelAdmin``); or it is punctuation alone, two characters or more (``()``, ``::``)."""
+    core = word.strip(EDGE_PUNCTUATION)
+    return bool(SYMBOLIC_INSIDE.search(core)) if core else len(word) > 1
 
 
 def derailment(outcomes: Iterable[tuple[float, int, int]]) -> dict:
@@ -123,6 +136,8 @@ class SlipTally:
     words_by_tokens: list[int] = field(default_factory=lambda: [0] * len(TOKEN_BUCKETS))
     slips_by_tokens: list[int] = field(default_factory=lambda: [0] * len(TOKEN_BUCKETS))
     outcomes: list[tuple[float, int, int]] = field(default_factory=list)  # (score, slipped, target words): derailment
+    symbolic_words: int = 0  # target words that are symbolic (is_symbolic)
+    first_on_symbolic: int = 0  # first slips that fall on a symbolic target word
 
     def add(
         self, record: dict, matched: Sequence[bool] = (), word_tokens: Sequence[int] = (), score: float | None = None
@@ -142,8 +157,12 @@ class SlipTally:
             self.slips_by_bin[position_bin(index, length)] += not ok
             self.words_by_tokens[token_bucket(tokens)] += 1
             self.slips_by_tokens[token_bucket(tokens)] += not ok
+        self.symbolic_words += record.get("target_symbolic_words", 0)
         first = record["first_slip"]
         if first is not None:
+            self.first_on_symbolic += record.get("first_slip_word") is not None and is_symbolic(
+                record["first_slip_word"]
+            )
             self.slipped_problems += 1
             self.first_stream[record["first_slip_stream"] or "after the end"] += 1
             self.first_positions.append(first / max(length, 1))
@@ -177,6 +196,8 @@ class SlipTally:
                     if self.first_positions
                     else None,
                     "by_position": self.first_by_bin,
+                    "on_symbolic_words": self.first_on_symbolic,
+                    "symbolic_share_of_target_words": rate(self.symbolic_words, sum(self.words_by_bin)),
                 },
                 "slip_rate_by_position": [
                     {
@@ -215,6 +236,8 @@ def slip_fields(
         {
             "first_slip": first,
             "first_slip_stream": None if first is None else target_stream(first, *lengths),
+            "first_slip_word": target[first] if first is not None and first < len(target) else None,
+            "target_symbolic_words": sum(map(is_symbolic, target)),
             "slipped_words": matched.count(False),
             "repeated_phrase": phrase[0] if phrase else None,
             "repeats": phrase[1] if phrase else 0,

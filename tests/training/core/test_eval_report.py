@@ -45,9 +45,13 @@ def test_user_data_and_slips_are_described():
             "stream": {"A": 2, "B": 1, "after the end": 0},
             "median_position": 0.4,
             "by_position": [0] * 10,
+            "on_symbolic_words": 2,
+            "symbolic_share_of_target_words": 0.05,
         },
     }
     text = render_markdown(results, {"repeat_ngram": 4, "groups": [group]})
     assert "Data: `texts/` (folder, 3 texts, paired across texts (seed 7))." in text
     assert "## the user's texts (DATA)" in text and "In register vs out of register" not in text
-    assert "| trained | data | stage-1 | 4 | 3 | 2 / 1 | 0.40 | 1 | 2 |" in text
+    assert "| trained | data | stage-1 | 4 | 3 | 2 / 1 | 0.40 | 2 (5.0%) | 1 | 2 |" in text
+    del group["first_slip"]["symbolic_share_of_target_words"]  # a diagnostics.json from before session 22
+    assert "| 0.40 | - | 1 | 2 |" in render_markdown(results, {"repeat_ngram": 4, "groups": [group]})

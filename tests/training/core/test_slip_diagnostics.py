@@ -113,3 +113,16 @@ def test_an_answer_derails_when_a_quarter_of_its_target_slips_and_the_score_it_l
         tally.add(fields, matched, tokens, score)
     assert tally.summary()["derailed"] == {"problems": 1, "rate": 0.5, "score_lost": 0.2, "score_lost_by_derailed": 0.2}
     assert "derailed" not in SlipTally(streams=True).summary()  # no scores given: not reported
+
+
+def test_a_first_slip_on_a_code_like_word_is_counted_against_their_share_of_the_target():
+    target = "one uno x.y() dos three tres four cuatro"  # A's second word is code-like: 1 of 8 target words
+    tally = SlipTally(streams=True)
+    for completion in (target, "one uno dos three tres four cuatro", "one uno x.y() dos three zz four cuatro"):
+        fields, matched, tokens = slip_fields(completion, target, LENGTHS, ended=True)
+        assert fields["target_symbolic_words"] == 1
+        tally.add(fields, matched, tokens)
+        if completion != target:
+            assert fields["first_slip_word"] in ("x.y()", "tres")  # left out; replaced
+    first = tally.summary()["first_slip"]
+    assert (first["problems"], first["on_symbolic_words"], first["symbolic_share_of_target_words"]) == (2, 1, 0.125)
