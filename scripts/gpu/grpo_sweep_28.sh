@@ -45,7 +45,9 @@
 #                 0.057 to 0.033) from n5-eq12. scr-lt-score: validation and out_of_register, stages 1-6. Rule: stage 6's
 #                 help takes the scrambled share if its out-of-register score beats n6-lt8's by 0.03 or more at 200 and
 #                 500 words (0.674, 0.384) and its validation at 500 words is no more than 0.01 below n6-long's step-742
-#                 checkpoint (the same recipe unscrambled, this batch).
+#                 checkpoint (the same recipe unscrambled, this batch). Reported with it: the share of its
+#                 out-of-register first slips on symbolic words (diagnostics.json, new in session 22; n6-lt8: 52% at
+#                 500 words, where such words are 6.5% of the target), the failure scrambling may not reach.
 # PART=a2-b512-12m item 4 (as in batch 27's script; no GPU in the plan below).
 # PART=start-in   the format start (not in the lanes below; for a stage-1 part added during the run).
 # Plan: one machine of 4 GPUs (nvidia-h200-x4), ~23 minutes of lanes:
