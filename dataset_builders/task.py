@@ -145,9 +145,9 @@ class Task(ABC):
         only)."""
         raise ValueError(f"{self.name} has no texts to scramble: a scrambled fraction applies to the interleave tasks")
 
-    def with_continuation(self, words: int) -> Task:
-        """A copy whose train problems are continuations scored on a window of ``words`` words (interleave tasks
-        only)."""
+    def with_continuation(self, words: int, cuts: dict[str, int] | None = None) -> Task:
+        """A copy whose train problems are continuations scored on a window of ``words`` words, cut where ``cuts``
+        says (interleave tasks only)."""
         raise ValueError(
             f"{self.name} has no interleave to continue: continuation windows apply to the interleave tasks"
         )

@@ -182,6 +182,8 @@ def test_a_task_with_cuts_cuts_the_problems_they_list_and_draws_the_rest(corpus)
 def test_windows_apply_to_interleave_tasks_alone_and_not_with_train_lengths():
     with pytest.raises(ValueError, match="continuation windows apply to the interleave tasks"):
         tasks.get("arithmetic").with_continuation(4)
+    with pytest.raises(ValueError, match="continuation windows apply to the interleave tasks"):
+        tasks.get("arithmetic").with_continuation(4, None)  # as task_for calls it
     with pytest.raises(ValueError, match="do not combine"):
         tasks.get("stage-2").with_train_words([4, 25]).with_continuation(4)
     with pytest.raises(ValueError, match="do not combine"):
