@@ -29,12 +29,12 @@ def test_a_target_word_is_found_in_its_stream_and_its_place_judged():
         ("A", 4),
         ("A", 5),
     ]
-    assert word_features(p, 1) == {"symbolic": True, "at_or_after_symbolic": True, "place_repeats": False}
+    assert word_features(p)[1] == {"symbolic": True, "at_or_after_symbolic": True, "place_repeats": False}
     # A's words 2 ("sat") and 5 ("ran") follow "the cat", which occurs twice in A: the place to continue from is
     # ambiguous there; A's word 1 has one word before it
-    assert word_features(p, 4)["place_repeats"] and word_features(p, 9)["place_repeats"]
-    assert not word_features(p, 2)["place_repeats"]
-    assert word_features(p, 3) == {"symbolic": False, "at_or_after_symbolic": True, "place_repeats": False}
+    assert word_features(p)[4]["place_repeats"] and word_features(p)[9]["place_repeats"]
+    assert not word_features(p)[2]["place_repeats"]
+    assert word_features(p)[3] == {"symbolic": False, "at_or_after_symbolic": True, "place_repeats": False}
 
 
 def test_shares_at_first_slips_against_all_target_words():
@@ -58,6 +58,6 @@ def test_an_eval_folder_gets_its_table(tmp_path, capsys):
     assert main([str(tmp_path)]) == 0
     (row,) = json.loads((tmp_path / "first_slips.json").read_text())["groups"]
     assert (row["task"], row["answers"], row["first_slips"]) == ("stage-1", 2, 1)
-    expected = word_features(drawn[0], 4)
+    expected = word_features(drawn[0])[4]
     assert row["symbolic_at_first_slips"] == float(expected["symbolic"])
     assert "| trained | test | stage-1 | 1 |" in capsys.readouterr().out

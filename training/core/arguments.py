@@ -17,6 +17,7 @@ from pathlib import Path
 import yaml
 
 from dataset_builders import tasks
+from dataset_builders.interleave_curriculum.continuation import SLIP_LEAD_WORDS
 
 logger = logging.getLogger(__name__)
 
@@ -110,8 +111,9 @@ class RunArguments:
         default=None,
         metadata={
             "help": "with --continuation_words: a problems.jsonl of the start adapter on the train split (python -m "
-            "training.cli.evaluate --splits train ...); each train problem it lists with a slip is cut 4 words before "
-            "the adapter's first slip instead of at a random word, so the window holds the place where it went wrong"
+            "training.cli.evaluate --splits train ...); each train problem it lists with a slip is cut "
+            f"{SLIP_LEAD_WORDS} words before the adapter's first slip instead of at a random word, so the window holds "
+            "the place where it went wrong"
         },
     )
     model_preset: str | None = field(
