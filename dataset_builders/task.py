@@ -145,6 +145,13 @@ class Task(ABC):
         only)."""
         raise ValueError(f"{self.name} has no texts to scramble: a scrambled fraction applies to the interleave tasks")
 
+    def with_identifier_fraction(self, fraction: float) -> Task:
+        """A copy whose train problems have, ``fraction`` of them, synthetic identifiers in their texts (interleave
+        tasks only)."""
+        raise ValueError(
+            f"{self.name} has no texts to put identifiers in: an identifier fraction applies to the interleave tasks"
+        )
+
     def with_continuation(self, words: int, cuts: dict[str, int] | None = None) -> Task:
         """A copy whose train problems are continuations scored on a window of ``words`` words, cut where ``cuts``
         says (interleave tasks only)."""

@@ -13,8 +13,10 @@ from collections.abc import Iterator
 from dataset_builders.corpus import ALL_SPLITS, Corpus
 from dataset_builders.indexing import KeyedPermutation
 from dataset_builders.interleave_curriculum.fragments import FragmentSlots
+from dataset_builders.interleave_curriculum.identifiers import check_identifier_fraction, identifier_text
 from dataset_builders.interleave_curriculum.mix import RegisterMix
 from dataset_builders.interleave_curriculum.scramble import check_scrambled_fraction, scrambled_text, scrambles
+from dataset_builders.interleave_curriculum.share import in_share
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
 from dataset_builders.prompts import interleave_prompt, interleave_target
 
@@ -35,8 +37,9 @@ class InterleaveProblems:
     """The problems of one split of the curriculum for one fragment length and seed.
 
     ``register_weights`` overrides weights of ``mix.REGISTER_WEIGHTS`` (integers; 0 leaves a register out).
-    ``scrambled_fraction`` of the problems (0: none) have each text's words shuffled (``scramble.py``) before the
-    prompt and target are built from them.
+    ``identifier_fraction`` of the problems (0: none) have some of each text's words replaced by synthetic identifiers
+    (``identifiers.py``), then ``scrambled_fraction`` of them (0: none; chosen independently) have each text's words
+    shuffled (``scramble.py``), before the prompt and target are built from the texts.
     """
 
     def __init__(
@@ -47,12 +50,15 @@ class InterleaveProblems:
         seed: int = 0,
         register_weights: dict[str, int] | None = None,
         scrambled_fraction: float = 0.0,
+        identifier_fraction: float = 0.0,
     ):
         if split not in ALL_SPLITS:
             raise ValueError(f"unknown split {split!r}; expected one of {ALL_SPLITS}")
         check_scrambled_fraction(scrambled_fraction)
+        check_identifier_fraction(identifier_fraction)
         self.split, self.n_words, self.seed = split, n_words, seed
         self.scrambled_fraction = float(scrambled_fraction)
+        self.identifier_fraction = float(identifier_fraction)
         self.stage = stage_of(n_words)
         by_register: dict = {}
         for passage in corpus.split(split, min_words=n_words):
@@ -88,10 +94,18 @@ class InterleaveProblems:
         every row of the published data)."""
         return scrambles(self._key + "/scramble", index, self.scrambled_fraction)
 
+    def identified(self, index: int) -> bool:
+        """Whether problem ``index``'s texts have words replaced by synthetic identifiers (a choice of its own key, so
+        independent of ``scrambled``; a row does not say, as for scrambling)."""
+        return in_share(self._key + "/identifiers", index, self.identifier_fraction)
+
     def __getitem__(self, index: int) -> dict:
         cell, pair = self.pair_index(index)
         fragment_a, fragment_b = self.mix.cells[cell].pairs.pair(pair)
         text_a, text_b = fragment_a.text, fragment_b.text
+        if self.identified(index):  # before scrambling: a scrambled problem's identifiers are built from prose
+            key = f"{self._key}/identifiers/index={index}"
+            text_a, text_b = identifier_text(text_a, key + "/text=a"), identifier_text(text_b, key + "/text=b")
         if self.scrambled(index):
             key = f"{self._key}/scramble/index={index}"
             text_a, text_b = scrambled_text(text_a, key + "/text=a"), scrambled_text(text_b, key + "/text=b")

@@ -32,11 +32,13 @@ def curriculum_stream(
     corpus: Corpus | None = None,
     register_weights: dict[str, int] | None = None,
     scrambled_fraction: float = 0.0,
+    identifier_fraction: float = 0.0,
 ) -> datasets.IterableDataset:
     """Train problems ``start_index, start_index + 1, ...`` generated on the fly; resumable by index or state_dict.
 
     ``register_weights`` overrides weights of the register mix (``mix.REGISTER_WEIGHTS``; None: the fixed mix);
-    ``scrambled_fraction`` of the problems have their texts' words shuffled (``scramble.py``; 0: none)."""
+    ``scrambled_fraction`` of the problems have their texts' words shuffled (``scramble.py``; 0: none), and
+    ``identifier_fraction`` of them some words replaced by synthetic identifiers (``identifiers.py``; 0: none)."""
     builder = curriculum_builder(
         stage,
         n_words,
@@ -46,6 +48,7 @@ def curriculum_stream(
         train_size=num_examples,
         register_weights=register_weights,
         scrambled_fraction=scrambled_fraction,
+        identifier_fraction=identifier_fraction,
     )
     return builder.as_streaming_dataset(split="train")
 
@@ -59,12 +62,14 @@ def curriculum_dataset(
     corpus: Corpus | None = None,
     register_weights: dict[str, int] | None = None,
     scrambled_fraction: float = 0.0,
+    identifier_fraction: float = 0.0,
 ) -> datasets.Dataset:
     """The first ``size`` problems of ``split`` (default: the config's size) as an in-memory ``Dataset``.
 
     ``split`` is train, validation, test or out_of_register (texts only from the registers held out of the others).
     ``register_weights`` reweights the train split's register mix only; the other splits keep the fixed mix.
-    ``scrambled_fraction`` shuffles the texts of that share of the train split's problems only.
+    ``scrambled_fraction`` shuffles the texts of that share of the train split's problems only, and
+    ``identifier_fraction`` puts synthetic identifiers in that share of them only.
     """
     builder = curriculum_builder(
         stage,
@@ -73,6 +78,7 @@ def curriculum_dataset(
         seed=seed,
         register_weights=register_weights,
         scrambled_fraction=scrambled_fraction,
+        identifier_fraction=identifier_fraction,
         **size_override(split, size, ALL_SPLITS),
     )
     if split == OUT_OF_REGISTER and not builder.corpus.split(OUT_OF_REGISTER):

@@ -12,6 +12,7 @@ from dataset_builders.completion_budget import completion_budget
 from dataset_builders.corpus.passages import ALL_SPLITS
 from dataset_builders.interleave_curriculum.builder import config_name_for
 from dataset_builders.interleave_curriculum.continuation import continuation_row
+from dataset_builders.interleave_curriculum.identifiers import check_identifier_fraction
 from dataset_builders.interleave_curriculum.mix import check_register_weights
 from dataset_builders.interleave_curriculum.problems import InterleaveProblems
 from dataset_builders.interleave_curriculum.rewards import INTERLEAVE_REWARD_WEIGHTS, INTERLEAVE_REWARDS
@@ -42,6 +43,7 @@ class InterleaveTask(Task):
     train_words: tuple[int, ...] = ()  # with_train_words: the lengths train problems take turns over (empty: words)
     register_weights: dict[str, int] | None = None  # with_register_weights: the train split's mix (None: the fixed mix)
     scrambled_fraction: float = 0.0  # with_scrambled_fraction: the share of train problems with shuffled texts
+    identifier_fraction: float = 0.0  # with_identifier_fraction: the share of train problems with identifiers
     continuation_words: int = 0  # with_continuation: train problems continue the target, scored on this many words
     continuation_cuts: dict[str, int] | None = None  # with_continuation: {train problem id: cut} (else a random cut)
 
@@ -52,10 +54,11 @@ class InterleaveTask(Task):
         seed: int = 0,
         register_weights: dict[str, int] | None = None,
         scrambled_fraction: float = 0.0,
+        identifier_fraction: float = 0.0,
     ):
         super().__init__(seed)
         self.name, self.words, self.register_weights = name, n_words, register_weights
-        self.scrambled_fraction = scrambled_fraction
+        self.scrambled_fraction, self.identifier_fraction = scrambled_fraction, identifier_fraction
         self.curriculum_stage = next((s for s, w in STAGE_WORDS.items() if w == n_words), None)
         before = self.curriculum_stage - 1 if self.curriculum_stage else 0
         self.previous = f"stage-{before}" if before in STAGE_WORDS else None
@@ -69,7 +72,13 @@ class InterleaveTask(Task):
         from dataset_builders.corpus import load_corpus
 
         return InterleaveProblems(
-            load_corpus(), "train", self.words, self.seed, self.register_weights, self.scrambled_fraction
+            load_corpus(),
+            "train",
+            self.words,
+            self.seed,
+            self.register_weights,
+            self.scrambled_fraction,
+            self.identifier_fraction,
         )
 
     def stream(self, start_index: int) -> datasets.IterableDataset:
@@ -79,6 +88,7 @@ class InterleaveTask(Task):
             start_index=start_index,
             register_weights=self.register_weights,
             scrambled_fraction=self.scrambled_fraction,
+            identifier_fraction=self.identifier_fraction,
         )
 
     def with_train_words(self, words: Sequence[int]) -> InterleaveTask:
@@ -115,6 +125,14 @@ class InterleaveTask(Task):
         check_scrambled_fraction(fraction)
         return self._redrawn(scrambled_fraction=float(fraction))
 
+    def with_identifier_fraction(self, fraction: float) -> InterleaveTask:
+        """A copy whose train problems (every length, dynamic sampling's too) have, ``fraction`` of them, some words
+        of each text replaced by synthetic identifiers built from the text's own words (``identifiers.py``), so the
+        model practises copying code-like strings; validation, test and out_of_register keep their texts as written,
+        so scores stay comparable."""
+        check_identifier_fraction(fraction)
+        return self._redrawn(identifier_fraction=float(fraction))
+
     def with_continuation(self, words: int, cuts: dict[str, int] | None = None) -> InterleaveTask:
         """A copy whose train problems (dynamic sampling's too) are continuation problems (``continuation.py``): the
         start of the correct answer given, the next ``words`` words sampled and scored. ``cuts`` ({problem id: cut},
@@ -144,7 +162,7 @@ class InterleaveTask(Task):
 
     def _redrawn(self, **draw) -> InterleaveTask:
         """A copy with other settings of how its train problems are drawn (``register_weights``,
-        ``scrambled_fraction``); the copy draws its own train problems."""
+        ``scrambled_fraction``, ``identifier_fraction``); the copy draws its own train problems."""
         task = copy.copy(self)
         for name, value in draw.items():
             setattr(task, name, value)
@@ -152,10 +170,8 @@ class InterleaveTask(Task):
         return task
 
     def _length_tasks(self) -> list[InterleaveTask]:
-        return [
-            InterleaveTask(f"words-{n}", n, self.seed, self.register_weights, self.scrambled_fraction)
-            for n in self.train_words
-        ]
+        draw = (self.register_weights, self.scrambled_fraction, self.identifier_fraction)
+        return [InterleaveTask(f"words-{n}", n, self.seed, *draw) for n in self.train_words]
 
     def train_stream(self, start_index: int = 0) -> datasets.IterableDataset:
         if self.continuation_words:
@@ -179,6 +195,7 @@ class InterleaveTask(Task):
             size=size,
             register_weights=self.register_weights,
             scrambled_fraction=self.scrambled_fraction,
+            identifier_fraction=self.identifier_fraction,
         )
 
     def problem(self, split: str, index: int) -> dict:
@@ -195,7 +212,8 @@ class InterleaveTask(Task):
     def _sample_key(self, tokenizer) -> tuple:
         """What the budget sample's token counts depend on: the tokenizer and this task's train problems."""
         weights = tuple(sorted(self.register_weights.items())) if self.register_weights else None
-        problems = (self.words, self.seed, weights, self.scrambled_fraction, self.continuation_words)
+        draw = (weights, self.scrambled_fraction, self.identifier_fraction)
+        problems = (self.words, self.seed, *draw, self.continuation_words)
         return getattr(tokenizer, "name_or_path", None), len(tokenizer), *problems
 
     def train_target_tokens(self, tokenizer) -> list[int]:

@@ -186,6 +186,53 @@ def test_a_scrambled_fraction_reaches_every_train_problem_only():
         tasks.get("arithmetic").with_scrambled_fraction(0.5)
 
 
+def _identified(rows, plain_rows) -> list[bool]:
+    """Whether each row is its plain row (the same id) with, in each text, the same number of words and some of them
+    replaced by symbolic words (identifiers)."""
+    from training.core.slip_diagnostics import is_symbolic
+
+    out = []
+    for row, plain in zip(rows, plain_rows, strict=True):
+        assert row["id"] == plain["id"]
+        ok = True
+        for text in ("text_a", "text_b"):
+            new, old = row[text].split(), plain[text].split()
+            changed = [word for word, before in zip(new, old) if word != before]
+            ok = ok and len(new) == len(old) and bool(changed) and all(map(is_symbolic, changed))
+        out.append(ok)
+    return out
+
+
+def test_an_identifier_fraction_reaches_every_train_problem_only():
+    """--identifier_fraction 1: single train problems, the train stream, dynamic sampling's and every train length have
+    identifiers in their texts; validation, test and out_of_register rows stay the same; the task itself keeps its
+    texts as written; with a scrambled fraction both apply."""
+    from itertools import islice
+
+    stage = tasks.get("stage-1")
+    stage.problem("train", 0)  # its train problems are built: the copy must draw its own
+    identified = stage.with_identifier_fraction(1)
+    assert (stage.identifier_fraction, identified.identifier_fraction) == (0.0, 1.0)
+    plain_train = [stage.problem("train", i) for i in range(8)]
+    assert all(_identified([identified.problem("train", i) for i in range(8)], plain_train))
+    assert all(_identified(islice(identified.train_stream(0), 8), plain_train))
+    assert all(_identified(identified.problems("train", size=4), plain_train[:4]))
+    assert all(_identified(islice(identified.resample_problems(0), 8), islice(stage.resample_problems(0), 8)))
+    lengths, plain_lengths = identified.with_train_words([4, 10]), stage.with_train_words([4, 10])
+    assert all(_identified(islice(lengths.train_stream(0), 8), islice(plain_lengths.train_stream(0), 8)))
+    assert identified.problems("validation", size=8).to_list() == stage.problems("validation", size=8).to_list()
+    assert identified.problem("test", 3) == stage.problem("test", 3)
+    assert identified.problem("out_of_register", 3) == stage.problem("out_of_register", 3)
+    both = identified.with_scrambled_fraction(1)
+    assert (both.identifier_fraction, both.scrambled_fraction) == (1.0, 1.0)
+    identified_train = [identified.problem("train", i) for i in range(8)]
+    assert all(_shuffled([both.problem("train", i) for i in range(8)], identified_train))
+    with pytest.raises(ValueError, match="identifier fraction must be a number from 0 to 1"):
+        stage.with_identifier_fraction(1.5)
+    with pytest.raises(ValueError, match="an identifier fraction applies to the interleave tasks"):
+        tasks.get("arithmetic").with_identifier_fraction(0.5)
+
+
 def test_the_budget_sample_of_a_scrambled_task_is_its_own(tiny_model_dir):
     """The completion budget measures the scrambled targets, not the plain ones measured before them."""
     from transformers import AutoTokenizer
@@ -197,3 +244,18 @@ def test_the_budget_sample_of_a_scrambled_task_is_its_own(tiny_model_dir):
     targets = [scrambled.problem("train", i)["target"] for i in range(len(plain_tokens))]
     own = [len(ids) for ids in tokenizer(targets, add_special_tokens=False)["input_ids"]]
     assert scrambled.train_target_tokens(tokenizer) == own != plain_tokens
+
+
+def test_the_budget_sample_of_an_identifier_task_is_its_own(tiny_model_dir):
+    """The completion budget measures the targets with identifiers (which cost more tokens), not the plain ones measured
+    before them."""
+    from transformers import AutoTokenizer
+
+    stage = tasks.get("stage-1")
+    identified = stage.with_identifier_fraction(1)
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
+    plain_tokens = stage.train_target_tokens(tokenizer)  # measured first: the identifier task must measure its own
+    targets = [identified.problem("train", i)["target"] for i in range(len(plain_tokens))]
+    own = [len(ids) for ids in tokenizer(targets, add_special_tokens=False)["input_ids"]]
+    assert identified.train_target_tokens(tokenizer) == own != plain_tokens
+    assert identified.expected_tokens(tokenizer) > stage.expected_tokens(tokenizer)

@@ -22,10 +22,12 @@ from base_models.models import ModelUnavailable
 from dataset_builders.fetch import FetchError
 from publishing.hub import HubError
 from training.core.arguments import (
+    FRACTION_FLAGS,
+    IDENTIFIER_FRACTION_HELP,
     REGISTER_WEIGHTS_HELP,
     SCRAMBLED_FRACTION_HELP,
     RecipeError,
-    parse_scrambled_fraction,
+    parse_fraction,
 )
 from training.core.cuda_memory import allow_expandable_segments
 from training.core.gpu_visibility import one_gpu_per_process
@@ -58,8 +60,9 @@ class WarmStartArguments:
         },
     )
     register_weights: str | None = field(default=None, metadata={"help": REGISTER_WEIGHTS_HELP})
-    # a string, as RunArguments': --scrambled_fraction x is a RecipeError
+    # strings, as RunArguments': --scrambled_fraction x is a RecipeError
     scrambled_fraction: str | None = field(default=None, metadata={"help": SCRAMBLED_FRACTION_HELP})
+    identifier_fraction: str | None = field(default=None, metadata={"help": IDENTIFIER_FRACTION_HELP})
     problems: int | None = field(
         default=None,
         metadata={
@@ -83,7 +86,8 @@ class WarmStartArguments:
     )
 
     def __post_init__(self):
-        parse_scrambled_fraction(self.scrambled_fraction)  # a typo stops the run now, not after loading
+        for flag in FRACTION_FLAGS:
+            parse_fraction(flag, getattr(self, flag))  # a typo stops the run now, not after loading
 
 
 def parse_words(spec: str) -> list[int]:
@@ -98,16 +102,16 @@ def parse_words(spec: str) -> list[int]:
 
 def warm_start_tasks(args: WarmStartArguments) -> list:
     """The tasks the run draws from in turns (``dataset_builders.tasks.mix``), their train problems drawn with
-    ``--register_weights`` if given, and ``--scrambled_fraction`` of them with shuffled texts if not 0."""
+    ``--register_weights`` if given, ``--scrambled_fraction`` of them with shuffled texts and
+    ``--identifier_fraction`` of them with synthetic identifiers if not 0."""
     from dataset_builders import tasks
     from training.core.run_task import with_train_draw
 
     try:
         task_list = [
-            with_train_draw(task, args.register_weights, args.scrambled_fraction)
-            for task in tasks.mix(args.task, parse_words(args.words), args.problem_seed)
+            with_train_draw(task, args) for task in tasks.mix(args.task, parse_words(args.words), args.problem_seed)
         ]
-    except ValueError as exc:  # an unknown task, or register weights or scrambling for a task without texts
+    except ValueError as exc:  # an unknown task, or register weights or text shares for a task without texts
         raise RecipeError(str(exc)) from None
     return task_list
 
@@ -230,7 +234,8 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         "tasks": [t.name for t in task_list],
         "words": args.words if any(t.words for t in task_list) else None,
         "register_weights": args.register_weights,
-        "scrambled_fraction": parse_scrambled_fraction(args.scrambled_fraction),
+        "scrambled_fraction": parse_fraction("scrambled_fraction", args.scrambled_fraction),
+        "identifier_fraction": parse_fraction("identifier_fraction", args.identifier_fraction),
         # what inference needs at the longest length trained (the one budget formula)
         "completion_budget": max(t.completion_budget(tokenizer) for t in task_list),
         "model": model_args.model_name_or_path,

@@ -57,18 +57,28 @@ SCRAMBLED_FRACTION_HELP = (
 )
 
 
-def parse_scrambled_fraction(spec) -> float:
-    """``--scrambled_fraction`` (a flag's string or a recipe's number; unset: 0): ``scramble.parse_scrambled_fraction``,
-    its mistakes as a ``RecipeError``."""
-    from dataset_builders.interleave_curriculum.scramble import BadScrambledFraction
-    from dataset_builders.interleave_curriculum.scramble import parse_scrambled_fraction as parse
+IDENTIFIER_FRACTION_HELP = (
+    "interleave tasks: the share (0 to 1) of train problems in whose two texts about a tenth of the words are "
+    "replaced by synthetic identifiers built from the text's own words (snake_case, camelCase, dotted names, calls, "
+    "paths, options, ...: dataset_builders/interleave_curriculum/identifiers.py), so that the model practises copying "
+    "code-like strings; applied before --scrambled_fraction, chosen independently of it; every train length and "
+    "dynamic sampling's problems too; validation, test and out_of_register keep their texts as written; unset or 0: "
+    "none"
+)
+FRACTION_FLAGS = ("scrambled_fraction", "identifier_fraction")  # the train-draw shares parse_fraction reads
+
+
+def parse_fraction(flag: str, spec) -> float:
+    """``--scrambled_fraction`` or ``--identifier_fraction`` (``flag``; a flag's string or a recipe's number; unset:
+    0): ``share.parse_share``, its mistakes as a ``RecipeError`` that names the flag."""
+    from dataset_builders.interleave_curriculum.share import BadFraction, parse_share
 
     if spec is None:
         return 0.0
     try:
-        return parse(spec)
-    except BadScrambledFraction as exc:
-        raise RecipeError(f"--scrambled_fraction {exc}") from None
+        return parse_share(spec)
+    except BadFraction as exc:
+        raise RecipeError(f"--{flag} {exc}") from None
 
 
 @dataclass
@@ -96,8 +106,9 @@ class RunArguments:
         default=None,
         metadata={"help": REGISTER_WEIGHTS_HELP},
     )
-    # a string, parsed by parse_scrambled_fraction, so that --scrambled_fraction x is a RecipeError, not argparse's exit
+    # strings, parsed by parse_fraction, so that --scrambled_fraction x is a RecipeError, not argparse's exit
     scrambled_fraction: str | None = field(default=None, metadata={"help": SCRAMBLED_FRACTION_HELP})
+    identifier_fraction: str | None = field(default=None, metadata={"help": IDENTIFIER_FRACTION_HELP})
     continuation_words: int = field(
         default=0,
         metadata={
@@ -280,7 +291,8 @@ class RunArguments:
             raise RecipeError(str(exc)) from None
         if self.register_weights:
             parse_register_weights(self.register_weights)  # a typo stops the run now, not after loading
-        parse_scrambled_fraction(self.scrambled_fraction)
+        for flag in FRACTION_FLAGS:
+            parse_fraction(flag, getattr(self, flag))
         if self.continuation_cuts and not self.continuation_words:
             raise RecipeError(
                 "--continuation_cuts places the cuts of continuation problems: give --continuation_words N"

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataset_builders import tasks
 from dataset_builders.interleave_curriculum.continuation import slip_cuts
 from dataset_builders.task import Task
-from training.core.arguments import RecipeError, parse_register_weights, parse_scrambled_fraction
+from training.core.arguments import RecipeError, parse_fraction, parse_register_weights
 
 
 def import_reward(dotted: str) -> Callable:
@@ -24,34 +24,37 @@ def import_reward(dotted: str) -> Callable:
     return function
 
 
-def with_train_draw(task: Task, register_weights: str | None, scrambled_fraction) -> Task:
-    """``task`` with the flags on how its train problems are drawn: ``--register_weights`` if given, and
-    ``--scrambled_fraction`` if not 0 (GRPO's and the warm start's flags). A ValueError (a RecipeError for a bad
-    value) where they do not apply."""
-    if register_weights:
-        task = task.with_register_weights(parse_register_weights(register_weights))
-    if fraction := parse_scrambled_fraction(scrambled_fraction):
+def with_train_draw(task: Task, args) -> Task:
+    """``task`` with the flags of ``args`` (GRPO's ``RunArguments`` or the warm start's arguments) on how its train
+    problems are drawn: ``--register_weights`` if given, and ``--scrambled_fraction`` and ``--identifier_fraction`` if
+    not 0. A ValueError (a RecipeError for a bad value) where they do not apply."""
+    if args.register_weights:
+        task = task.with_register_weights(parse_register_weights(args.register_weights))
+    if fraction := parse_fraction("scrambled_fraction", args.scrambled_fraction):
         task = task.with_scrambled_fraction(fraction)
+    if fraction := parse_fraction("identifier_fraction", args.identifier_fraction):
+        task = task.with_identifier_fraction(fraction)
     return task
 
 
 def task_for(run_args) -> Task:
     """The task a run's arguments name; ``train_words``, if given, the lengths its train problems take turns over;
-    ``register_weights``, if given, the register mix of its train problems; ``scrambled_fraction``, if not 0, the share
-    of its train problems with shuffled texts; ``continuation_words``, if not 0, its train problems as continuations
+    ``register_weights``, if given, the register mix of its train problems; ``scrambled_fraction`` and
+    ``identifier_fraction``, if not 0, the shares of its train problems with shuffled texts and with synthetic
+    identifiers; ``continuation_words``, if not 0, its train problems as continuations
     scored on that many words (cut at the start adapter's slips where ``continuation_cuts`` names its evaluation);
     ``reward_funcs`` (dotted paths), if given, replace its rewards."""
     try:
         task = tasks.get(run_args.task, run_args.data_seed_problems)
         if run_args.train_words:
             task = task.with_train_words(tasks.parse_words(run_args.train_words))
-        task = with_train_draw(task, run_args.register_weights, run_args.scrambled_fraction)
+        task = with_train_draw(task, run_args)
         if run_args.continuation_words:
             cuts = slip_cuts(run_args.continuation_cuts, task.name) if run_args.continuation_cuts else None
             task = task.with_continuation(run_args.continuation_words, cuts)
     except tasks.BadWords as exc:
         raise RecipeError(f"--train_words {exc}") from None
-    except ValueError as exc:  # an unknown task, or train lengths, registers, scrambling or windows where none apply
+    except ValueError as exc:  # an unknown task, or train lengths, registers, text shares or windows where none apply
         raise RecipeError(str(exc)) from None
     if run_args.reward_funcs:
         task = task.with_rewards([import_reward(name) for name in run_args.reward_funcs])

@@ -68,13 +68,13 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     assert summary["completion_budget"] > 2 * 40  # the budget of the longest length (two 40-word texts)
     assert summary["packing"] is True and summary["problems"] == 24
     assert summary["nonfinite_gradient_steps_skipped"] == []  # the same record as GRPO runs keep
-    assert summary["scrambled_fraction"] == 0.0
+    assert (summary["scrambled_fraction"], summary["identifier_fraction"]) == (0.0, 0.0)
     assert "INIT_ADAPTER=" in proc.stdout
 
     # a later phase continues that adapter (make warm-start RECIPE=...): it starts from its weights and moves them
     proc = _make_warm_start(
         f"--max_steps 1 --warmup_steps 0 --words 4 --init_adapter {tmp_path}/run/final --scrambled_fraction 0.5 "
-        f"--output_dir {tmp_path}/next --results_dir {tmp_path}/next-res"
+        f"--identifier_fraction 0.25 --output_dir {tmp_path}/next --results_dir {tmp_path}/next-res"
     )
     assert f"continuing the adapter {tmp_path}/run/final" in proc.stdout
     after = load_file(tmp_path / "next" / "final" / "adapter_model.safetensors")
@@ -82,6 +82,7 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     assert any(not torch.equal(after[name], weights[name]) for name in weights)  # it trained further
     summary = json.loads((tmp_path / "next-res" / "summary.json").read_text())
     assert (summary["init_adapter"], summary["scrambled_fraction"]) == (f"{tmp_path}/run/final", 0.5)
+    assert summary["identifier_fraction"] == 0.25
 
 
 def test_arithmetic_rows_are_train_products_and_never_a_held_out_pair():
@@ -182,3 +183,28 @@ def test_a_scrambled_fraction_shuffles_the_rows_of_every_length():
         WarmStartArguments(words="4,6", scrambled_fraction="2")
     with pytest.raises(RecipeError, match="a scrambled fraction applies to the interleave tasks"):
         warm_start_tasks(WarmStartArguments(task="arithmetic", scrambled_fraction="0.5"))
+
+
+def test_an_identifier_fraction_puts_identifiers_in_the_rows_of_every_length():
+    from training.cli.warm_start import parse_warm_start_arguments
+    from training.core.arguments import RECIPES_DIR
+    from training.core.slip_diagnostics import is_symbolic
+
+    def texts(row) -> tuple[str, str]:
+        text = row["prompt"][-1]["content"]
+        return text.split("Text A:\n")[1].split("\n\nText B:")[0], text.split("Text B:\n")[1]
+
+    recipe = str(RECIPES_DIR / "sft-every-length.yaml")
+    args, _, _ = parse_warm_start_arguments(["--config", recipe, "--words", "4,6", "--identifier_fraction", "1"])
+    assert [(t.identifier_fraction, t.scrambled_fraction) for t in warm_start_tasks(args)] == [(1.0, 0.0)] * 2
+    rows = warm_start_dataset(warm_start_tasks(args), size=8)
+    plain = warm_start_dataset(warm_start_tasks(WarmStartArguments(words="4,6")), size=8)
+    for row, plain_row in zip(rows, plain, strict=True):
+        for text, plain_text in zip(texts(row), texts(plain_row), strict=True):
+            changed = [word for word, before in zip(text.split(), plain_text.split(), strict=True) if word != before]
+            assert changed and all(map(is_symbolic, changed))
+        assert row["completion"] == [{"role": "assistant", "content": interleave_target(*texts(row))}]
+    with pytest.raises(RecipeError, match="--identifier_fraction '2': expected a number from 0 to 1"):
+        WarmStartArguments(words="4,6", identifier_fraction="2")
+    with pytest.raises(RecipeError, match="an identifier fraction applies to the interleave tasks"):
+        warm_start_tasks(WarmStartArguments(task="arithmetic", identifier_fraction="0.5"))

@@ -225,3 +225,34 @@ def test_a_scrambled_fraction_shuffles_a_stages_train_texts(tmp_path):
     run, _, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "arithmetic.yaml"), "--scrambled_fraction", "0.5"])
     with pytest.raises(RecipeError, match="a scrambled fraction applies to the interleave tasks"):
         task_for(run)
+
+
+def test_an_identifier_fraction_puts_identifiers_in_a_stages_train_texts(tmp_path):
+    import re
+
+    from training.core.run_task import task_for
+
+    run, _, _ = parse_run_arguments(["--config", STAGE_3, "--identifier_fraction", "0.3"])
+    task = task_for(run)
+    assert (task.name, task.identifier_fraction, task.scrambled_fraction) == ("stage-3", 0.3, 0)
+    assert task_for(parse_run_arguments(["--config", STAGE_3])[0]).identifier_fraction == 0
+    run, _, _ = parse_run_arguments(["--config", STAGE_3, "--identifier_fraction", "0"])
+    assert task_for(run).identifier_fraction == 0
+    both = ["--identifier_fraction", "0.2", "--scrambled_fraction", "0.4"]
+    run, _, _ = parse_run_arguments(["--config", STAGE_3, *both])
+    assert (task_for(run).identifier_fraction, task_for(run).scrambled_fraction) == (0.2, 0.4)
+    recipe = tmp_path / "identifiers.yaml"
+    recipe.write_text(f"base: {STAGE_3}\nidentifier_fraction: 0.3\n")  # a recipe key: a YAML number
+    assert task_for(parse_run_arguments(["--config", str(recipe)])[0]).identifier_fraction == 0.3
+    for spec in ("-0.1", "1.5", "x", "nan", "", "2"):
+        with pytest.raises(
+            RecipeError, match=re.escape(f"--identifier_fraction '{spec}': expected a number from 0 to 1")
+        ):
+            parse_run_arguments(["--config", STAGE_3, "--identifier_fraction", spec])  # at parsing, before loading
+    for value, shown in (("true", "True"), ("2", "2"), ("abc", "'abc'")):
+        recipe.write_text(f"base: {STAGE_3}\nidentifier_fraction: {value}\n")
+        with pytest.raises(RecipeError, match=f"--identifier_fraction {shown}: expected a number from 0 to 1"):
+            parse_run_arguments(["--config", str(recipe)])
+    run, _, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "arithmetic.yaml"), "--identifier_fraction", "0.5"])
+    with pytest.raises(RecipeError, match="an identifier fraction applies to the interleave tasks"):
+        task_for(run)

@@ -1,0 +1,110 @@
+"""Identifier problems: texts with some words replaced by synthetic code identifiers, so that the model practises
+copying strings such as ``timezone.FixedOffset`` or ``errors='strict')`` as they stand, not as the prose they resemble.
+
+Why (issue 18): on held-out technical documentation (the out_of_register split) 52-75% of the model's first slips
+at every stage fall on a code-like word (digits, dots, underscores, slashes, brackets or camelCase inside a word:
+``training.core.slip_diagnostics.is_symbolic``), where such words are 6-7% of the words
+(results/grpo/batch-27/README.md); the training registers hold identifier-like words at 0.17% of their words at most,
+against 4.66% in technical text (results/corpus/symbolic-words.md). The held-out register's text is never used: an
+identifier is built from the problem's own words in a generic programming convention (``SHAPES``: snake_case,
+camelCase, a dotted name, a call, a path, an option, ...), so out_of_register stays out of register.
+
+Which words and how is a pure function of the text's key: word ``i`` (whitespace-split) is replaced when it is in
+the keyed share ``IDENTIFIER_WORD_SHARE`` of the text's words (``share.py``; when none is, the word with the lowest
+draw, so every text of a chosen problem holds one), by an identifier built from it and the next word (the first word
+after the last), in a keyed shape, with keyed numbers. The replaced word's leading and trailing punctuation stay
+around the identifier, and the text keeps its word count (a curriculum stage is its words per text) and the rest of
+its words and spacing. No library RNG: every process agrees, and a problem can be regenerated on its own.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Callable
+
+from dataset_builders.indexing import keyed_int
+from dataset_builders.interleave_curriculum.share import DRAWS, check_share, share_draw
+
+IDENTIFIER_WORD_SHARE = 0.1  # the share of a chosen problem's words replaced by an identifier
+IDENTIFIER_CHARACTERS = frozenset(string.ascii_lowercase + string.digits)  # what a component keeps of a word
+STAND_INS = ("x", "id", "val", "obj", "tmp", "arg")  # a component for a word with nothing of the above
+NUMBERS = 1000  # an identifier's number is drawn from range(NUMBERS)
+
+
+def check_identifier_fraction(fraction) -> None:
+    """A ValueError unless ``fraction`` (the share of problems with identifiers) is a real number (not a bool) from 0
+    to 1."""
+    check_share("identifier fraction", fraction)
+
+
+def _pascal(a: str, b: str) -> str:
+    """``AB``; a one-letter first part stays lower case (``iAm``, not ``IAm``), so a capital still follows a small
+    letter."""
+    return (a.capitalize() if len(a) > 1 else a) + b.capitalize()
+
+
+# shape name -> identifier of components a, b (non-empty, [a-z0-9]) and a number n in range(NUMBERS)
+SHAPES: dict[str, Callable[[str, str, int], str]] = {
+    "snake_case": lambda a, b, n: f"{a}_{b}",
+    "camelCase": lambda a, b, n: a + b.capitalize(),
+    "PascalCase": lambda a, b, n: _pascal(a, b),
+    "UPPER_SNAKE": lambda a, b, n: f"{a}_{b}".upper(),
+    "dotted": lambda a, b, n: f"{a}.{b}",
+    "method_call": lambda a, b, n: f"{a}.{b}()",
+    "call": lambda a, b, n: f"{a}({b})",
+    "module_path": lambda a, b, n: f"{a}/{b}.py",
+    "absolute_path": lambda a, b, n: f"/{a}/{b}",
+    "option": lambda a, b, n: f"--{a}-{b}={n % 10}",
+    "assignment": lambda a, b, n: f"{a}={b}",
+    "keyword_string": lambda a, b, n: f"{a}='{b}'",
+    "index": lambda a, b, n: f"{a}[{n % 10}]",
+    "version": lambda a, b, n: f"{a}-{n // 100}.{n // 10 % 10}.{n % 10}",
+    "version_suffix": lambda a, b, n: f"{a}_v{n % 9 + 1}",
+    "scope": lambda a, b, n: f"{a}::{b}",
+    "angle_placeholder": lambda a, b, n: f"<{a}-{b}>",
+    "brace_placeholder": lambda a, b, n: f"{{{a}_{b}}}",
+    "numbered": lambda a, b, n: f"{a}{n % 9 + 1}",
+}
+
+
+def component(word: str, key: str) -> str:
+    """``word`` lower-cased with all but ASCII letters and digits stripped; a keyed stand-in (``STAND_INS``) when
+    nothing is left."""
+    kept = "".join(c for c in word.lower() if c in IDENTIFIER_CHARACTERS)
+    return kept or STAND_INS[keyed_int(key, len(STAND_INS))]
+
+
+def edges(word: str) -> tuple[str, str]:
+    """What ``word`` opens and closes with before its first and after its last letter or digit (all of it opens a
+    word without one)."""
+    inside = [i for i, c in enumerate(word) if c.isalnum()]
+    return (word[: inside[0]], word[inside[-1] + 1 :]) if inside else (word, "")
+
+
+def identifier_word(word: str, following: str, key: str) -> str:
+    """``word`` replaced by an identifier of the keyed shape built from it and ``following``, its punctuation kept."""
+    a, b = component(word, key + "/part=a"), component(following, key + "/part=b")
+    shapes = list(SHAPES.values())
+    shape = shapes[keyed_int(key + "/shape", len(shapes))]
+    opens, closes = edges(word)
+    return opens + shape(a, b, keyed_int(key + "/number", NUMBERS)) + closes
+
+
+def identifier_positions(count: int, key: str) -> list[int]:
+    """The positions, of ``count`` words, that ``identifier_text`` replaces: those in the keyed share
+    ``IDENTIFIER_WORD_SHARE``, or the one with the lowest draw when none is."""
+    draws = [share_draw(key, i) for i in range(count)]
+    chosen = [i for i, draw in enumerate(draws) if draw < IDENTIFIER_WORD_SHARE * DRAWS]
+    return chosen or ([min(range(count), key=draws.__getitem__)] if count else [])
+
+
+def identifier_text(text: str, key: str) -> str:
+    """``text`` with the words at ``identifier_positions`` replaced by identifiers (``identifier_word``, built from
+    the original words); the other words and the whitespace between words stay as they were."""
+    pieces = re.split(r"(\s+)", text)  # words at even places (an empty piece where text opens or closes with space)
+    places = [p for p in range(0, len(pieces), 2) if pieces[p]]
+    words = [pieces[p] for p in places]
+    for i in identifier_positions(len(words), key):
+        pieces[places[i]] = identifier_word(words[i], words[(i + 1) % len(words)], f"{key}/word={i}")
+    return "".join(pieces)
