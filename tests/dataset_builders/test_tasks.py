@@ -160,32 +160,6 @@ def _shuffled(rows, plain_rows) -> list[bool]:
     return out
 
 
-def test_a_scrambled_fraction_reaches_every_train_problem_only():
-    """--scrambled_fraction 1: single train problems, the train stream, dynamic sampling's and every train length have
-    their texts' words shuffled; validation, test and out_of_register rows stay the same; the task itself keeps its
-    texts in order."""
-    from itertools import islice
-
-    stage = tasks.get("stage-1")
-    stage.problem("train", 0)  # its train problems are built: the copy must draw its own
-    scrambled = stage.with_scrambled_fraction(1)
-    assert (stage.scrambled_fraction, scrambled.scrambled_fraction) == (0.0, 1.0)
-    plain_train = [stage.problem("train", i) for i in range(8)]
-    assert all(_shuffled([scrambled.problem("train", i) for i in range(8)], plain_train))
-    assert all(_shuffled(islice(scrambled.train_stream(0), 8), plain_train))
-    assert all(_shuffled(scrambled.problems("train", size=4), plain_train[:4]))
-    assert all(_shuffled(islice(scrambled.resample_problems(0), 8), islice(stage.resample_problems(0), 8)))
-    lengths, plain_lengths = scrambled.with_train_words([4, 10]), stage.with_train_words([4, 10])
-    assert all(_shuffled(islice(lengths.train_stream(0), 8), islice(plain_lengths.train_stream(0), 8)))
-    assert scrambled.problems("validation", size=8).to_list() == stage.problems("validation", size=8).to_list()
-    assert scrambled.problem("test", 3) == stage.problem("test", 3)
-    assert scrambled.problem("out_of_register", 3) == stage.problem("out_of_register", 3)
-    with pytest.raises(ValueError, match="scrambled fraction must be a number from 0 to 1"):
-        stage.with_scrambled_fraction(1.5)
-    with pytest.raises(ValueError, match="a scrambled fraction applies to the interleave tasks"):
-        tasks.get("arithmetic").with_scrambled_fraction(0.5)
-
-
 def _identified(rows, plain_rows) -> list[bool]:
     """Whether each row is its plain row (the same id) with, in each text, the same number of words and some of them
     replaced by symbolic words (identifiers)."""
@@ -203,34 +177,48 @@ def _identified(rows, plain_rows) -> list[bool]:
     return out
 
 
-def test_an_identifier_fraction_reaches_every_train_problem_only():
-    """--identifier_fraction 1: single train problems, the train stream, dynamic sampling's and every train length have
-    identifiers in their texts; validation, test and out_of_register rows stay the same; the task itself keeps its
-    texts as written; with a scrambled fraction both apply."""
+SHARES = [  # (the task's share, the change it makes to a problem, what its errors call it)
+    ("scrambled_fraction", _shuffled, "scrambled fraction"),
+    ("identifier_fraction", _identified, "identifier fraction"),
+]
+
+
+@pytest.mark.parametrize("share, changed, what", SHARES, ids=[share for share, _, _ in SHARES])
+def test_a_train_share_reaches_every_train_problem_only(share, changed, what):
+    """--scrambled_fraction 1 (texts' words shuffled) or --identifier_fraction 1 (identifiers in the texts): single
+    train problems, the train stream, dynamic sampling's and every train length change; validation, test and
+    out_of_register rows stay the same; the task itself keeps its texts as written."""
     from itertools import islice
 
     stage = tasks.get("stage-1")
     stage.problem("train", 0)  # its train problems are built: the copy must draw its own
-    identified = stage.with_identifier_fraction(1)
-    assert (stage.identifier_fraction, identified.identifier_fraction) == (0.0, 1.0)
+    with_share = getattr(stage, f"with_{share}")
+    drawn = with_share(1)
+    assert (getattr(stage, share), getattr(drawn, share)) == (0.0, 1.0)
     plain_train = [stage.problem("train", i) for i in range(8)]
-    assert all(_identified([identified.problem("train", i) for i in range(8)], plain_train))
-    assert all(_identified(islice(identified.train_stream(0), 8), plain_train))
-    assert all(_identified(identified.problems("train", size=4), plain_train[:4]))
-    assert all(_identified(islice(identified.resample_problems(0), 8), islice(stage.resample_problems(0), 8)))
-    lengths, plain_lengths = identified.with_train_words([4, 10]), stage.with_train_words([4, 10])
-    assert all(_identified(islice(lengths.train_stream(0), 8), islice(plain_lengths.train_stream(0), 8)))
-    assert identified.problems("validation", size=8).to_list() == stage.problems("validation", size=8).to_list()
-    assert identified.problem("test", 3) == stage.problem("test", 3)
-    assert identified.problem("out_of_register", 3) == stage.problem("out_of_register", 3)
+    assert all(changed([drawn.problem("train", i) for i in range(8)], plain_train))
+    assert all(changed(islice(drawn.train_stream(0), 8), plain_train))
+    assert all(changed(drawn.problems("train", size=4), plain_train[:4]))
+    assert all(changed(islice(drawn.resample_problems(0), 8), islice(stage.resample_problems(0), 8)))
+    lengths, plain_lengths = drawn.with_train_words([4, 10]), stage.with_train_words([4, 10])
+    assert all(changed(islice(lengths.train_stream(0), 8), islice(plain_lengths.train_stream(0), 8)))
+    assert drawn.problems("validation", size=8).to_list() == stage.problems("validation", size=8).to_list()
+    assert drawn.problem("test", 3) == stage.problem("test", 3)
+    assert drawn.problem("out_of_register", 3) == stage.problem("out_of_register", 3)
+    with pytest.raises(ValueError, match=f"{what} must be a number from 0 to 1"):
+        with_share(1.5)
+    article = "an" if what[0] in "aeiou" else "a"
+    with pytest.raises(ValueError, match=f"{article} {what} applies to the interleave tasks"):
+        getattr(tasks.get("arithmetic"), f"with_{share}")(0.5)
+
+
+def test_identifiers_then_scrambling_both_apply():
+    stage = tasks.get("stage-1")
+    identified = stage.with_identifier_fraction(1)
     both = identified.with_scrambled_fraction(1)
     assert (both.identifier_fraction, both.scrambled_fraction) == (1.0, 1.0)
     identified_train = [identified.problem("train", i) for i in range(8)]
     assert all(_shuffled([both.problem("train", i) for i in range(8)], identified_train))
-    with pytest.raises(ValueError, match="identifier fraction must be a number from 0 to 1"):
-        stage.with_identifier_fraction(1.5)
-    with pytest.raises(ValueError, match="an identifier fraction applies to the interleave tasks"):
-        tasks.get("arithmetic").with_identifier_fraction(0.5)
 
 
 def test_the_budget_sample_of_a_scrambled_task_is_its_own(tiny_model_dir):

@@ -161,50 +161,50 @@ def test_register_weights_reweight_the_rows_of_every_length(corpus):
         warm_start_tasks(WarmStartArguments(task="arithmetic", register_weights="numeric=2"))
 
 
-def test_a_scrambled_fraction_shuffles_the_rows_of_every_length():
+def _texts(row) -> tuple[str, str]:
+    """Text A and Text B of a warm-start row's prompt."""
+    text = row["prompt"][-1]["content"]
+    return text.split("Text A:\n")[1].split("\n\nText B:")[0], text.split("Text B:\n")[1]
+
+
+def _rows_with(flag: str) -> tuple[list, list]:
+    """Rows of sft-every-length at 4 and 6 words with ``--FLAG 1``, and the same rows without it."""
     from training.cli.warm_start import parse_warm_start_arguments
     from training.core.arguments import RECIPES_DIR
 
-    def texts(row) -> tuple[str, str]:
-        text = row["prompt"][-1]["content"]
-        return text.split("Text A:\n")[1].split("\n\nText B:")[0], text.split("Text B:\n")[1]
-
     recipe = str(RECIPES_DIR / "sft-every-length.yaml")
-    args, _, _ = parse_warm_start_arguments(["--config", recipe, "--words", "4,6", "--scrambled_fraction", "1"])
-    assert [t.scrambled_fraction for t in warm_start_tasks(args)] == [1.0, 1.0]
-    rows = warm_start_dataset(warm_start_tasks(args), size=8)
+    args, _, _ = parse_warm_start_arguments(["--config", recipe, "--words", "4,6", f"--{flag}", "1"])
+    assert [getattr(t, flag) for t in warm_start_tasks(args)] == [1.0, 1.0]
     plain = warm_start_dataset(warm_start_tasks(WarmStartArguments(words="4,6")), size=8)
+    return warm_start_dataset(warm_start_tasks(args), size=8), plain
+
+
+def test_a_scrambled_fraction_shuffles_the_rows_of_every_length():
+    rows, plain = _rows_with("scrambled_fraction")
     for row, plain_row in zip(rows, plain, strict=True):
-        (a, b), (plain_a, plain_b) = texts(row), texts(plain_row)
+        (a, b), (plain_a, plain_b) = _texts(row), _texts(plain_row)
         assert sorted(a.split()) == sorted(plain_a.split()) and sorted(b.split()) == sorted(plain_b.split())
         assert (a, b) != (plain_a, plain_b)
         assert row["completion"] == [{"role": "assistant", "content": interleave_target(a, b)}]
-    with pytest.raises(RecipeError, match="--scrambled_fraction '2': expected a number from 0 to 1"):
-        WarmStartArguments(words="4,6", scrambled_fraction="2")
-    with pytest.raises(RecipeError, match="a scrambled fraction applies to the interleave tasks"):
-        warm_start_tasks(WarmStartArguments(task="arithmetic", scrambled_fraction="0.5"))
 
 
 def test_an_identifier_fraction_puts_identifiers_in_the_rows_of_every_length():
-    from training.cli.warm_start import parse_warm_start_arguments
-    from training.core.arguments import RECIPES_DIR
     from training.core.slip_diagnostics import is_symbolic
 
-    def texts(row) -> tuple[str, str]:
-        text = row["prompt"][-1]["content"]
-        return text.split("Text A:\n")[1].split("\n\nText B:")[0], text.split("Text B:\n")[1]
-
-    recipe = str(RECIPES_DIR / "sft-every-length.yaml")
-    args, _, _ = parse_warm_start_arguments(["--config", recipe, "--words", "4,6", "--identifier_fraction", "1"])
-    assert [(t.identifier_fraction, t.scrambled_fraction) for t in warm_start_tasks(args)] == [(1.0, 0.0)] * 2
-    rows = warm_start_dataset(warm_start_tasks(args), size=8)
-    plain = warm_start_dataset(warm_start_tasks(WarmStartArguments(words="4,6")), size=8)
+    rows, plain = _rows_with("identifier_fraction")
     for row, plain_row in zip(rows, plain, strict=True):
-        for text, plain_text in zip(texts(row), texts(plain_row), strict=True):
+        for text, plain_text in zip(_texts(row), _texts(plain_row), strict=True):
             changed = [word for word, before in zip(text.split(), plain_text.split(), strict=True) if word != before]
             assert changed and all(map(is_symbolic, changed))
-        assert row["completion"] == [{"role": "assistant", "content": interleave_target(*texts(row))}]
-    with pytest.raises(RecipeError, match="--identifier_fraction '2': expected a number from 0 to 1"):
-        WarmStartArguments(words="4,6", identifier_fraction="2")
-    with pytest.raises(RecipeError, match="an identifier fraction applies to the interleave tasks"):
-        warm_start_tasks(WarmStartArguments(task="arithmetic", identifier_fraction="0.5"))
+        assert row["completion"] == [{"role": "assistant", "content": interleave_target(*_texts(row))}]
+
+
+@pytest.mark.parametrize(
+    "flag, what",
+    [("scrambled_fraction", "a scrambled fraction"), ("identifier_fraction", "an identifier fraction")],
+)
+def test_a_bad_train_share_or_one_without_texts_is_a_recipe_error(flag, what):
+    with pytest.raises(RecipeError, match=f"--{flag} '2': expected a number from 0 to 1"):
+        WarmStartArguments(words="4,6", **{flag: "2"})
+    with pytest.raises(RecipeError, match=f"{what} applies to the interleave tasks"):
+        warm_start_tasks(WarmStartArguments(task="arithmetic", **{flag: "0.5"}))

@@ -201,58 +201,41 @@ def test_register_weights_reweight_a_stages_train_problems():
         task_for(run)
 
 
-def test_a_scrambled_fraction_shuffles_a_stages_train_texts(tmp_path):
+@pytest.mark.parametrize(
+    "flag, what",
+    [("scrambled_fraction", "a scrambled fraction"), ("identifier_fraction", "an identifier fraction")],
+)
+def test_a_train_share_reaches_a_stages_task_and_a_bad_one_stops_parsing(tmp_path, flag, what):
+    """--scrambled_fraction and --identifier_fraction, as a flag or a recipe key, set the task's share of train
+    problems (0 and unset: none); a value that is no number from 0 to 1 is a RecipeError at parsing, before loading."""
     import re
 
     from training.core.run_task import task_for
 
-    run, _, _ = parse_run_arguments(["--config", STAGE_3, "--scrambled_fraction", "0.3"])
-    assert (task_for(run).name, task_for(run).scrambled_fraction) == ("stage-3", 0.3)
-    assert task_for(parse_run_arguments(["--config", STAGE_3])[0]).scrambled_fraction == 0
-    assert task_for(parse_run_arguments(["--config", STAGE_3, "--scrambled_fraction", "0"])[0]).scrambled_fraction == 0
-    recipe = tmp_path / "scrambled.yaml"
-    recipe.write_text(f"base: {STAGE_3}\nscrambled_fraction: 0.3\n")  # a recipe key: a YAML number
-    assert task_for(parse_run_arguments(["--config", str(recipe)])[0]).scrambled_fraction == 0.3
-    for spec in ("-0.1", "1.5", "x", "nan", ""):
-        with pytest.raises(
-            RecipeError, match=re.escape(f"--scrambled_fraction '{spec}': expected a number from 0 to 1")
-        ):
-            parse_run_arguments(["--config", STAGE_3, "--scrambled_fraction", spec])  # at parsing, before loading
-    for value, shown in (("true", "True"), ("2", "2"), ("abc", "'abc'")):
-        recipe.write_text(f"base: {STAGE_3}\nscrambled_fraction: {value}\n")
-        with pytest.raises(RecipeError, match=f"--scrambled_fraction {shown}: expected a number from 0 to 1"):
-            parse_run_arguments(["--config", str(recipe)])
-    run, _, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "arithmetic.yaml"), "--scrambled_fraction", "0.5"])
-    with pytest.raises(RecipeError, match="a scrambled fraction applies to the interleave tasks"):
-        task_for(run)
-
-
-def test_an_identifier_fraction_puts_identifiers_in_a_stages_train_texts(tmp_path):
-    import re
-
-    from training.core.run_task import task_for
-
-    run, _, _ = parse_run_arguments(["--config", STAGE_3, "--identifier_fraction", "0.3"])
-    task = task_for(run)
-    assert (task.name, task.identifier_fraction, task.scrambled_fraction) == ("stage-3", 0.3, 0)
-    assert task_for(parse_run_arguments(["--config", STAGE_3])[0]).identifier_fraction == 0
-    run, _, _ = parse_run_arguments(["--config", STAGE_3, "--identifier_fraction", "0"])
-    assert task_for(run).identifier_fraction == 0
-    both = ["--identifier_fraction", "0.2", "--scrambled_fraction", "0.4"]
-    run, _, _ = parse_run_arguments(["--config", STAGE_3, *both])
-    assert (task_for(run).identifier_fraction, task_for(run).scrambled_fraction) == (0.2, 0.4)
-    recipe = tmp_path / "identifiers.yaml"
-    recipe.write_text(f"base: {STAGE_3}\nidentifier_fraction: 0.3\n")  # a recipe key: a YAML number
-    assert task_for(parse_run_arguments(["--config", str(recipe)])[0]).identifier_fraction == 0.3
+    run, _, _ = parse_run_arguments(["--config", STAGE_3, f"--{flag}", "0.3"])
+    assert (task_for(run).name, getattr(task_for(run), flag)) == ("stage-3", 0.3)
+    assert getattr(task_for(parse_run_arguments(["--config", STAGE_3])[0]), flag) == 0
+    assert getattr(task_for(parse_run_arguments(["--config", STAGE_3, f"--{flag}", "0"])[0]), flag) == 0
+    recipe = tmp_path / "share.yaml"
+    recipe.write_text(f"base: {STAGE_3}\n{flag}: 0.3\n")  # a recipe key: a YAML number
+    assert getattr(task_for(parse_run_arguments(["--config", str(recipe)])[0]), flag) == 0.3
     for spec in ("-0.1", "1.5", "x", "nan", "", "2"):
-        with pytest.raises(
-            RecipeError, match=re.escape(f"--identifier_fraction '{spec}': expected a number from 0 to 1")
-        ):
-            parse_run_arguments(["--config", STAGE_3, "--identifier_fraction", spec])  # at parsing, before loading
+        with pytest.raises(RecipeError, match=re.escape(f"--{flag} '{spec}': expected a number from 0 to 1")):
+            parse_run_arguments(["--config", STAGE_3, f"--{flag}", spec])
     for value, shown in (("true", "True"), ("2", "2"), ("abc", "'abc'")):
-        recipe.write_text(f"base: {STAGE_3}\nidentifier_fraction: {value}\n")
-        with pytest.raises(RecipeError, match=f"--identifier_fraction {shown}: expected a number from 0 to 1"):
+        recipe.write_text(f"base: {STAGE_3}\n{flag}: {value}\n")
+        with pytest.raises(RecipeError, match=f"--{flag} {shown}: expected a number from 0 to 1"):
             parse_run_arguments(["--config", str(recipe)])
-    run, _, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "arithmetic.yaml"), "--identifier_fraction", "0.5"])
-    with pytest.raises(RecipeError, match="an identifier fraction applies to the interleave tasks"):
+    run, _, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "arithmetic.yaml"), f"--{flag}", "0.5"])
+    with pytest.raises(RecipeError, match=f"{what} applies to the interleave tasks"):
         task_for(run)
+
+
+def test_identifiers_and_scrambling_are_set_apart():
+    from training.core.run_task import task_for
+
+    task = task_for(parse_run_arguments(["--config", STAGE_3, "--identifier_fraction", "0.3"])[0])
+    assert (task.identifier_fraction, task.scrambled_fraction) == (0.3, 0)
+    both = ["--identifier_fraction", "0.2", "--scrambled_fraction", "0.4"]
+    task = task_for(parse_run_arguments(["--config", STAGE_3, *both])[0])
+    assert (task.identifier_fraction, task.scrambled_fraction) == (0.2, 0.4)
