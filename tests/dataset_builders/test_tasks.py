@@ -221,29 +221,18 @@ def test_identifiers_then_scrambling_both_apply():
     assert all(_shuffled([both.problem("train", i) for i in range(8)], identified_train))
 
 
-def test_the_budget_sample_of_a_scrambled_task_is_its_own(tiny_model_dir):
-    """The completion budget measures the scrambled targets, not the plain ones measured before them."""
-    from transformers import AutoTokenizer
-
-    stage = tasks.get("stage-1")
-    scrambled = stage.with_scrambled_fraction(1)
-    tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
-    plain_tokens = stage.train_target_tokens(tokenizer)  # measured first: the scrambled task must measure its own
-    targets = [scrambled.problem("train", i)["target"] for i in range(len(plain_tokens))]
-    own = [len(ids) for ids in tokenizer(targets, add_special_tokens=False)["input_ids"]]
-    assert scrambled.train_target_tokens(tokenizer) == own != plain_tokens
-
-
-def test_the_budget_sample_of_an_identifier_task_is_its_own(tiny_model_dir):
-    """The completion budget measures the targets with identifiers (which cost more tokens), not the plain ones measured
+@pytest.mark.parametrize("share", [share for share, _, _ in SHARES])
+def test_the_budget_sample_of_a_task_with_a_train_share_is_its_own(tiny_model_dir, share):
+    """The completion budget measures the changed targets (shuffled, or with identifiers), not the plain ones measured
     before them."""
     from transformers import AutoTokenizer
 
     stage = tasks.get("stage-1")
-    identified = stage.with_identifier_fraction(1)
+    drawn = getattr(stage, f"with_{share}")(1)
     tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
-    plain_tokens = stage.train_target_tokens(tokenizer)  # measured first: the identifier task must measure its own
-    targets = [identified.problem("train", i)["target"] for i in range(len(plain_tokens))]
+    plain_tokens = stage.train_target_tokens(tokenizer)  # measured first: the other task must measure its own
+    targets = [drawn.problem("train", i)["target"] for i in range(len(plain_tokens))]
     own = [len(ids) for ids in tokenizer(targets, add_special_tokens=False)["input_ids"]]
-    assert identified.train_target_tokens(tokenizer) == own != plain_tokens
-    assert identified.expected_tokens(tokenizer) > stage.expected_tokens(tokenizer)
+    assert drawn.train_target_tokens(tokenizer) == own != plain_tokens
+    if share == "identifier_fraction":  # identifiers cost more tokens than the words they replace
+        assert drawn.expected_tokens(tokenizer) > stage.expected_tokens(tokenizer)
