@@ -5,10 +5,11 @@
 # first slips (c6-slip: +0.015, 54% of groups without reward variance against 80% for random windows), still less
 # than the same minutes of supervised help. This batch asks:
 #   item 2: does stage 5 by the long-text settings free the chain's minutes (n5-lt, batch 28's rule unchanged), and
-#           what does the committed stage-6.yaml give from it (n6c)?
+#           what does the committed stage-6.yaml give from it (n6c)? Does stage 6's help gain when its 500-word rows
+#           are no longer cut at 3,072 tokens (ml-more against n6-more)?
 #   item 3: GRPO at the slips of the stage 6 of now (c6s), against the same minutes of more help (n6-more)
 #   issue 18: do synthetic identifiers (--identifier_fraction, new in session 23) or scrambled texts in stage 6's help
-#           narrow the out-of-register gap, against the same minutes of plain help (n6-more)?
+#           narrow the out-of-register gap, against the same minutes of plain help (ml-more)?
 #
 # Starts, carried (each ~20 MB):
 #   n4-eq3, the stage 4 shipped before session 22:  mkdir -p .carry/n4-eq3 && for f in adapter_config.json \
@@ -31,29 +32,39 @@
 # PART=c6s        item 3: from n6-long, GRPO on 40-word windows cut 4 words before its first slips (batch 28's c6-slip,
 #                 lr 3e-5, 5 minutes). c6s-score: stages 1-6.
 # PART=n6-more    the equal-minutes arm: n6-long, then 7 more minutes of stage 6's help (at most 850 steps, problem
-#                 seed 1: texts the first 1,500 steps did not draw). n6-more-score: validation and OOR, stages 1-6.
-# PART=idf-more   issue 18: n6-more with half the problems holding synthetic identifiers (--identifier_fraction 0.5:
+#                 seed 1: texts the first 1,500 steps did not draw). n6-more-score: validation, stages 1-6.
+# PART=ml-more    item 2: n6-more with max_length 6144 instead of 3072 (8 rows a micro-batch, 2 accumulated: the same 16
+#                 a step). At 500 words 44% of the help's rows are longer than 3,072 tokens (a numeric text costs more
+#                 tokens a word) and TRL cuts them there, so the end of their answers is never trained; 6144 holds
+#                 every row (results/corpus/train-row-tokens.md). On test the first-slip hazard of n6-long rises
+#                 smoothly with position, 0.07 -> 0.37 -> 0.62 -> 0.86 first slips per 1,000 tokens at risk from 1,500
+#                 to 4,000 tokens, with no jump at 3,072, so the cut may matter little: this measures it.
+#                 ml-more-score: validation and OOR, stages 1-6.
+# PART=idf-more   issue 18: ml-more with half the problems holding synthetic identifiers (--identifier_fraction 0.5:
 #                 10% of such a problem's words replaced by code-like strings built from its own words, so ~5% of the
-#                 train words, as in technical text). idf-more-score: validation and OOR.
-# PART=scr-more   issue 18: n6-more with 30% of the problems scrambled (--scrambled_fraction 0.3, as stage-2.yaml).
+#                 train words, as in technical text; at 3072 tokens 99% of those rows at 500 words would be cut, hence
+#                 6144). idf-more-score: validation and OOR.
+# PART=scr-more   issue 18: ml-more with 30% of the problems scrambled (--scrambled_fraction 0.3, as stage-2.yaml).
 #                 scr-more-score: validation and OOR.
 # Rules, written before the run:
 #   item 3: GRPO at the slips joins stage-6.yaml (help, then 5 minutes of it) if c6s scores 0.01 or more above
 #     n6-long (0.886) at 500 words, at least n6-more there, and no stage more than 0.02 below n6-long's (1.000 / 0.991
 #     / 0.995 / 0.991 / 0.985); only if n5-lt is adopted too, since the chain is at its 60 minutes. Reported either way.
-#   item 2: stage 6's help takes n6-more's extra steps (1,500 + its steps at problem seed 0 and 1: a recipe of two
-#     passes) if n6-more scores 0.02 or more above n6-long at 500 words and the chain's minutes allow it (n5-lt).
-#   issue 18: stage 6's help takes the identifier share (or the scrambled share) if its OOR beats n6-more's by 0.03 or
-#     more at 200 and 500 words and its validation at 500 words is no more than 0.01 below n6-more's; if both pass, the
+#   item 2: stage 6's help takes max_length 6144 if ml-more scores 0.02 or more above n6-more at 500 words and no
+#     stage is more than 0.02 below n6-more's (then a later batch runs stage-6.yaml that way from stage 5 for the same
+#     minutes); it takes n6-more's extra steps (a second pass at problem seed 1) if n6-more scores 0.02 or more above
+#     n6-long at 500 words and the chain's minutes allow it (n5-lt).
+#   issue 18: stage 6's help takes the identifier share (or the scrambled share) if its OOR beats ml-more's by 0.03 or
+#     more at 200 and 500 words and its validation at 500 words is no more than 0.01 below ml-more's; if both pass, the
 #     one with the higher OOR at 500 words. Reported with the share of OOR first slips on symbolic words
 #     (diagnostics.json; n6-long: 47% at 500 words, where such words are 6.5% of the target).
 # PART=a2-b512-12m item 4 (as in batch 27's script; in no lane below).
 # PART=start-in   the format start (in no lane below; for a stage-1 part added during the run).
 # Plans, ~23 minutes of lanes after the set-up (setup.sh's start_lanes; export BACK_RAW=0 first):
-#   4 GPUs: "n5-lt n6c n6c-score" "n6-long-train-score c6s c6s-score n5-lt-score" "n6-more n6-more-score"
-#           "idf-more idf-more-score scr-more scr-more-score"
-#   2 GPUs: "n6-more n6-more-score idf-more idf-more-score" "n6-long-train-score c6s c6s-score scr-more scr-more-score"
-#           (item 3 and issue 18 first; n5-lt and n6c need a lane of their own, ~24 minutes)
+#   4 GPUs: "n5-lt n6c n6c-score" "n6-long-train-score c6s c6s-score n5-lt-score" "n6-more n6-more-score ml-more
+#           ml-more-score" "idf-more idf-more-score scr-more scr-more-score"
+#   2 GPUs: "n6-more n6-more-score ml-more ml-more-score" "n6-long-train-score c6s c6s-score idf-more idf-more-score"
+#           (items 2-3 and the identifiers first; n5-lt and n6c need a lane of their own, ~24 minutes)
 # Commit each adapter that may ship as it comes back (then drop it from the tree).
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
@@ -64,9 +75,10 @@ CUTS=$LAB/results/scores/n6-long-train/problems.jsonl
 WINDOWS="--continuation_words 40 --word_credit 0 --keep_word_signal_groups false --per_device_train_batch_size 16
   --gradient_accumulation_steps 8 --promotion_every 1000 --max_completion_length 64"
 MORE="sft-stage-6-help-long-texts $SHIPPED 7 --max_steps 850 --problem_seed 1"   # 7 more minutes of stage 6's help
+WHOLE="--max_length 6144 --per_device_train_batch_size 8 --gradient_accumulation_steps 2"  # every 500-word row whole
 # wait_for FILE: wait until another lane's part has written FILE (at once in a dry run)
 wait_for() { while [ -z "$DRY_RUN" ] && [ ! -f "$1" ]; do sleep 10; done; }
-case ${PART:?set PART=start-in, n5-lt, n6c, c6s, n6-more, idf-more, scr-more (each also NAME-score), n6-long-train-score, a2-b512-12m, bg or wait} in
+case ${PART:?set PART=start-in, n5-lt, n6c, c6s, n6-more, ml-more, idf-more, scr-more (each also NAME-score), n6-long-train-score, a2-b512-12m, bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_29.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
   wait) wait_parts ;;
   start-in) format_start ;;
@@ -79,12 +91,13 @@ case ${PART:?set PART=start-in, n5-lt, n6c, c6s, n6-more, idf-more, scr-more (ea
       --baseline false --out $LAB/results/scores/n6-long-train 2>&1 | grep "^| stage" | sed "s/^/n6-long train: /" ;;
   c6s) wait_for $LAB/results/scores/n6-long-train/eval.json; polish c6s 6 $SHIPPED $WINDOWS --continuation_cuts $CUTS ;;
   n6-more) help_alone n6-more $MORE ;;
-  idf-more) help_alone idf-more $MORE --identifier_fraction 0.5 ;;
-  scr-more) help_alone scr-more $MORE --scrambled_fraction 0.3 ;;
-  n6-more-score | idf-more-score | scr-more-score)
+  ml-more) help_alone ml-more $MORE $WHOLE ;;
+  idf-more) help_alone idf-more $MORE $WHOLE --identifier_fraction 0.5 ;;
+  scr-more) help_alone scr-more $MORE $WHOLE --scrambled_fraction 0.3 ;;
+  ml-more-score | idf-more-score | scr-more-score)
     score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-6 &
     score ${PART%-score} $LAB/runs/${PART%-score}/final out_of_register 1-6 & wait ;;
-  n6c-score | c6s-score)
+  n6c-score | c6s-score | n6-more-score)
     score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-6 ;;
   a2-b512-12m) arith a2-b512-12m --per_device_train_batch_size 512 --max_steps 3000 --max_train_minutes 12 ;;
 esac
