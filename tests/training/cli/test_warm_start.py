@@ -74,8 +74,10 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     # a later phase continues that adapter (make warm-start RECIPE=...): it starts from its weights and moves them
     proc = _make_warm_start(
         f"--max_steps 1 --warmup_steps 0 --words 4 --init_adapter {tmp_path}/run/final --scrambled_fraction 0.5 "
-        f"--identifier_fraction 0.25 --output_dir {tmp_path}/next --results_dir {tmp_path}/next-res"
+        f"--identifier_fraction 0.25 --per_device_train_batch_size 2 --gradient_accumulation_steps 2 "
+        f"--output_dir {tmp_path}/next --results_dir {tmp_path}/next-res"
     )
+    assert "warm start next: 1 steps x 4 problems, 4 words-4 problems" in proc.stdout  # a step: 2 rows, twice
     assert f"continuing the adapter {tmp_path}/run/final" in proc.stdout
     after = load_file(tmp_path / "next" / "final" / "adapter_model.safetensors")
     assert after.keys() == weights.keys()
