@@ -185,7 +185,9 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         else f"{task_list[0].name} problems"
     )
     per_step = sft_args.per_device_train_batch_size * sft_args.gradient_accumulation_steps  # an optimizer step's rows
-    report(f"warm start {run_name}: {sft_args.max_steps} steps x {per_step} {rows}, {size} {what}, output {output_dir}/")
+    report(
+        f"warm start {run_name}: {sft_args.max_steps} steps x {per_step} {rows}, {size} {what}, output {output_dir}/"
+    )
     init_adapter = adapter_folder(args.init_adapter) if args.init_adapter not in (None, "", "base") else None
     if init_adapter:
         report(f"continuing the adapter {init_adapter}/")
