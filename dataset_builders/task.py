@@ -152,7 +152,7 @@ class Task(ABC):
             f"{self.name} has no texts to put identifiers in: an identifier fraction applies to the interleave tasks"
         )
 
-    def with_continuation(self, words: int, cuts: dict[str, int] | None = None) -> Task:
+    def with_continuation(self, words: int, cuts: dict[str, int] | None = None, slips_only: bool = False) -> Task:
         """A copy whose train problems are continuations scored on a window of ``words`` words, cut where ``cuts``
         says (interleave tasks only)."""
         raise ValueError(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cached_property
 
 import datasets
@@ -15,10 +15,11 @@ from dataset_builders.interleave_curriculum.continuation import continuation_row
 from dataset_builders.interleave_curriculum.identifiers import check_identifier_fraction
 from dataset_builders.interleave_curriculum.mix import check_register_weights
 from dataset_builders.interleave_curriculum.problems import InterleaveProblems
+from dataset_builders.interleave_curriculum.problems import problem_id as problem_id_of
 from dataset_builders.interleave_curriculum.rewards import INTERLEAVE_REWARD_WEIGHTS, INTERLEAVE_REWARDS
 from dataset_builders.interleave_curriculum.scramble import check_scrambled_fraction
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
-from dataset_builders.interleave_curriculum.streaming import curriculum_dataset, curriculum_stream
+from dataset_builders.interleave_curriculum.streaming import STREAM_SIZE, curriculum_dataset, curriculum_stream
 from dataset_builders.prompts import chat_prompt_ids
 from dataset_builders.task import RESAMPLE_START, Task, taking_turns
 
@@ -46,6 +47,7 @@ class InterleaveTask(Task):
     identifier_fraction: float = 0.0  # with_identifier_fraction: the share of train problems with identifiers
     continuation_words: int = 0  # with_continuation: train problems continue the target, scored on this many words
     continuation_cuts: dict[str, int] | None = None  # with_continuation: {train problem id: cut} (else a random cut)
+    continuation_slips_only: bool = False  # with_continuation: train only on the problems the cuts name, in turn
 
     def __init__(
         self,
@@ -133,10 +135,15 @@ class InterleaveTask(Task):
         check_identifier_fraction(fraction)
         return self._redrawn(identifier_fraction=float(fraction))
 
-    def with_continuation(self, words: int, cuts: dict[str, int] | None = None) -> InterleaveTask:
+    def with_continuation(
+        self, words: int, cuts: dict[str, int] | None = None, slips_only: bool = False
+    ) -> InterleaveTask:
         """A copy whose train problems (dynamic sampling's too) are continuation problems (``continuation.py``): the
         start of the correct answer given, the next ``words`` words sampled and scored. ``cuts`` ({problem id: cut},
         ``continuation.slip_cuts``) places the cut of the problems it lists; the others keep a random cut.
+        ``slips_only`` trains on the listed problems alone, in index order and over again (``slip_indices``): a
+        window that starts from an answer the adapter already gets right mostly leaves its group without reward
+        variance (batch 28: 54% of groups with slips and random cuts mixed, 80% with random cuts alone).
         Validation, test and out_of_register stay whole problems, so scores stay comparable; the completion budget
         follows the window."""
         if isinstance(words, bool) or not isinstance(words, int) or words < 1:
@@ -145,7 +152,36 @@ class InterleaveTask(Task):
             raise ValueError(WINDOWS_AND_LENGTHS)
         task = self._with_window(words)
         task.continuation_cuts = dict(cuts) if cuts else None
+        task.continuation_slips_only = bool(slips_only)
+        if slips_only:
+            task.slip_indices()  # no cut, or cuts of other problems: an error now
         return task
+
+    def slip_indices(self) -> list[int]:
+        """The train indices of the problems ``continuation_cuts`` names, in order. A ValueError where it names none,
+        or names a problem that is not one of this task's train problems (another length or problem seed)."""
+        cuts = self.continuation_cuts or {}
+        if not cuts:
+            raise ValueError(
+                "continuation windows at slips only need cuts that name a slipped train problem: give "
+                "--continuation_cuts the evaluation of an adapter that slipped on some"
+            )
+        indices = []
+        for problem_id in cuts:
+            number = problem_id.rpartition("-")[2]
+            if not number.isdigit() or problem_id != problem_id_of(self.words, "train", self.seed, int(number)):
+                raise ValueError(
+                    f"continuation cuts name {problem_id}, not a train problem of {self.name} at problem seed "
+                    f"{self.seed} (ids like {problem_id_of(self.words, 'train', self.seed, 0)})"
+                )
+            indices.append(int(number))
+        return sorted(indices)
+
+    def _slipped_rows(self, position: int) -> Iterator[dict]:
+        """The slipped problems' continuations from ``position`` on: position ``i`` is ``slip_indices()[i % n]``."""
+        indices = self.slip_indices()
+        for i in range(position, position + STREAM_SIZE):
+            yield self._continued(self._train_problems[indices[i % len(indices)]])
 
     def _with_window(self, words: int) -> InterleaveTask:
         """A copy with ``continuation_words`` set (0: whole problems); the train problems it cuts are the same, so it
@@ -174,6 +210,8 @@ class InterleaveTask(Task):
         return [InterleaveTask(f"words-{n}", n, self.seed, *draw) for n in self.train_words]
 
     def train_stream(self, start_index: int = 0) -> datasets.IterableDataset:
+        if self.continuation_slips_only:
+            return datasets.IterableDataset.from_generator(self._slipped_rows, gen_kwargs={"position": start_index})
         if self.continuation_words:
             return self.stream(start_index).map(self._continued)
         if not self.train_words:
@@ -181,6 +219,8 @@ class InterleaveTask(Task):
         return taking_turns([task.stream for task in self._length_tasks()], start_index)
 
     def resample_problems(self, position: int = 0):
+        if self.continuation_slips_only:  # the same problems, half a turn ahead of the train stream
+            return self._slipped_rows(len(self.slip_indices()) // 2 + position)
         if self.continuation_words:
             return map(self._continued, super().resample_problems(position))
         if not self.train_words:

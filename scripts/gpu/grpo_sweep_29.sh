@@ -1,4 +1,4 @@
-# GPU batch 29 of issues 17 and 18 (written 2026-11-26, session 23, before it ran; for the next session's device minutes).
+# GPU batch 29 of issues 17 and 18 (written 2026-11-26, session 23, before it ran; for a later session's GPU minutes).
 # Batch 28 (results/grpo/batch-28/README.md) ran stage 6's long-text help for 1,500 steps (n6-long: 0.886 at 500 words
 # on validation, 0.858 on test, the shipped adapter and stage-6.yaml's help now; the chain at 60.0 training minutes)
 # and found GRPO's first gain over the 0.01 bar at stage 6 from a strong adapter: windows cut 4 words before its own
@@ -27,10 +27,13 @@
 # PART=n6c        make train-stage N=6 as committed (stage-6.yaml: 1,500 steps of sft-stage-6-help-long-texts) from
 #                 n5-lt. n6c-score: stages 1-6. If n5-lt is adopted, n6c is the chain's stage 6: reported with the
 #                 chain's minutes (34.8 + n5-lt's + n6c's) and, on test, whether stage 6 reaches 0.90.
-# PART=n6-long-train-score  the shipped stage 6 (n6-long), greedy on the first 320 train problems of stage 6: the cut
-#                 points of c6s.
+# PART=n6-long-train-score  the shipped stage 6 (n6-long), greedy on the first 480 train problems of stage 6: the cut
+#                 points of c6s and c6s-only (~3 minutes; batch 28's adapter slipped on 42% of them).
 # PART=c6s        item 3: from n6-long, GRPO on 40-word windows cut 4 words before its first slips (batch 28's c6-slip,
 #                 lr 3e-5, 5 minutes). c6s-score: stages 1-6.
+# PART=c6s-only   item 3: c6s on the slipped problems alone (--continuation_slips_only, new in session 23), in turn and
+#                 over again: in batch 28 most of the groups without reward variance came from the problems without a
+#                 slip (random cuts). c6s-only-score: stages 1-6. Rule: as c6s's (the higher of the two is the arm).
 # PART=n6-more    the equal-minutes arm: n6-long, then 7 more minutes of stage 6's help (at most 850 steps, problem
 #                 seed 1: texts the first 1,500 steps did not draw). n6-more-score: validation, stages 1-6.
 # PART=ml-more    item 2: n6-more with max_length 6144 instead of 3072 (8 rows a micro-batch, 2 accumulated: the same 16
@@ -47,9 +50,10 @@
 # PART=scr-more   issue 18: ml-more with 30% of the problems scrambled (--scrambled_fraction 0.3, as stage-2.yaml).
 #                 scr-more-score: validation and OOR.
 # Rules, written before the run:
-#   item 3: GRPO at the slips joins stage-6.yaml (help, then 5 minutes of it) if c6s scores 0.01 or more above
-#     n6-long (0.886) at 500 words, at least n6-more there, and no stage more than 0.02 below n6-long's (1.000 / 0.991
-#     / 0.995 / 0.991 / 0.985); only if n5-lt is adopted too, since the chain is at its 60 minutes. Reported either way.
+#   item 3: GRPO at the slips joins stage-6.yaml (help, then 5 minutes of it) if c6s or c6s-only (the higher)
+#     scores 0.01 or more above n6-long (0.886) at 500 words, at least n6-more there, and no stage more than 0.02
+#     below n6-long's (1.000 / 0.991 / 0.995 / 0.991 / 0.985); only if n5-lt is adopted too, since the chain is at its
+#     60 minutes. Reported either way, with each run's share of groups without reward variance.
 #   item 2: stage 6's help takes max_length 6144 if ml-more scores 0.02 or more above n6-more at 500 words and no
 #     stage is more than 0.02 below n6-more's (then a later batch runs stage-6.yaml that way from stage 5 for the same
 #     minutes); it takes n6-more's extra steps (a second pass at problem seed 1) if n6-more scores 0.02 or more above
@@ -61,10 +65,11 @@
 # PART=a2-b512-12m item 4 (as in batch 27's script; in no lane below).
 # PART=start-in   the format start (in no lane below; for a stage-1 part added during the run).
 # Plans, ~23 minutes of lanes after the set-up (setup.sh's start_lanes; export BACK_RAW=0 first):
-#   4 GPUs: "n5-lt n6c n6c-score" "n6-long-train-score c6s c6s-score n5-lt-score" "n6-more n6-more-score ml-more
-#           ml-more-score" "idf-more idf-more-score scr-more scr-more-score"
-#   2 GPUs: "n6-more n6-more-score ml-more ml-more-score" "n6-long-train-score c6s c6s-score idf-more idf-more-score"
-#           (items 2-3 and the identifiers first; n5-lt and n6c need a lane of their own, ~24 minutes)
+#   4 GPUs: "n5-lt n6c n6c-score" "n6-long-train-score c6s-only c6s-only-score c6s c6s-score n5-lt-score"
+#           "n6-more n6-more-score ml-more ml-more-score" "idf-more idf-more-score scr-more scr-more-score"
+#   2 GPUs: "n6-more n6-more-score ml-more ml-more-score" "n6-long-train-score c6s-only c6s-only-score idf-more
+#           idf-more-score" (items 2-3 and the identifiers first; c6s-only before c6s, since in batch 28 random cuts
+#           left most groups without reward variance; n5-lt and n6c need a lane of their own, ~24 minutes)
 # Commit each adapter that may ship as it comes back (then drop it from the tree).
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
@@ -78,7 +83,7 @@ MORE="sft-stage-6-help-long-texts $SHIPPED 7 --max_steps 850 --problem_seed 1"  
 WHOLE="--max_length 6144 --per_device_train_batch_size 8 --gradient_accumulation_steps 2"  # every 500-word row whole
 # wait_for FILE: wait until another lane's part has written FILE (at once in a dry run)
 wait_for() { while [ -z "$DRY_RUN" ] && [ ! -f "$1" ]; do sleep 10; done; }
-case ${PART:?set PART=start-in, n5-lt, n6c, c6s, n6-more, ml-more, idf-more, scr-more (each also NAME-score), n6-long-train-score, a2-b512-12m, bg or wait} in
+case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_29.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
   wait) wait_parts ;;
   start-in) format_start ;;
@@ -87,9 +92,11 @@ case ${PART:?set PART=start-in, n5-lt, n6c, c6s, n6-more, ml-more, idf-more, scr
     score n5-lt $LAB/runs/n5-lt/final validation 1-5 ;;
   n6c) chain_stage n6c 6 $LAB/runs/n5-lt/final ;;
   n6-long-train-score)
-    python3 -m training.cli.evaluate --model $M --adapter $SHIPPED --stages 6 --n 320 --split train --arithmetic false \
+    python3 -m training.cli.evaluate --model $M --adapter $SHIPPED --stages 6 --n 480 --split train --arithmetic false \
       --baseline false --out $LAB/results/scores/n6-long-train 2>&1 | grep "^| stage" | sed "s/^/n6-long train: /" ;;
   c6s) wait_for $LAB/results/scores/n6-long-train/eval.json; polish c6s 6 $SHIPPED $WINDOWS --continuation_cuts $CUTS ;;
+  c6s-only) wait_for $LAB/results/scores/n6-long-train/eval.json
+    polish c6s-only 6 $SHIPPED $WINDOWS --continuation_cuts $CUTS --continuation_slips_only true ;;
   n6-more) help_alone n6-more $MORE ;;
   ml-more) help_alone ml-more $MORE $WHOLE ;;
   idf-more) help_alone idf-more $MORE $WHOLE --identifier_fraction 0.5 ;;
@@ -97,7 +104,7 @@ case ${PART:?set PART=start-in, n5-lt, n6c, c6s, n6-more, ml-more, idf-more, scr
   ml-more-score | idf-more-score | scr-more-score)
     score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-6 &
     score ${PART%-score} $LAB/runs/${PART%-score}/final out_of_register 1-6 & wait ;;
-  n6c-score | c6s-score | n6-more-score)
+  n6c-score | c6s-score | c6s-only-score | n6-more-score)
     score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-6 ;;
   a2-b512-12m) arith a2-b512-12m --per_device_train_batch_size 512 --max_steps 3000 --max_train_minutes 12 ;;
 esac

@@ -179,6 +179,37 @@ def test_a_task_with_cuts_cuts_the_problems_they_list_and_draws_the_rest(corpus)
     assert whole.with_continuation(12, {listed: 17}).problem("train", 2) == cut[2]
 
 
+def test_slips_only_trains_on_the_listed_problems_in_turn(corpus):
+    """--continuation_slips_only: the train stream is the listed problems alone, in index order and over again, each
+    cut where the cuts say; a resumed stream continues the turn; dynamic sampling draws the same problems; the
+    held-out splits stay whole problems."""
+    whole = tasks.get("stage-3")
+    ids = [whole.problem("train", i)["id"] for i in (7, 2, 11)]
+    cuts = {ids[0]: 5, ids[1]: 17, ids[2]: 0}
+    slips = whole.with_continuation(12, cuts, slips_only=True)
+    assert slips.slip_indices() == [2, 7, 11]
+    stream = list(slips.train_stream(0).take(7))
+    assert [row["id"] for row in stream] == [ids[1], ids[0], ids[2]] * 2 + [ids[1]]
+    assert [len(given_words(row)) for row in stream[:3]] == [17, 5, 0]
+    assert stream[:3] == [whole.with_continuation(12, cuts).problem("train", i) for i in (2, 7, 11)]
+    assert list(slips.train_stream(4).take(3)) == stream[4:7]  # resumed at position 4
+    resampled = slips.resample_problems(0)
+    assert [next(resampled)["id"] for _ in range(3)] == [ids[0], ids[2], ids[1]]  # half a turn ahead
+    assert slips.problem("validation", 0) == whole.problem("validation", 0)
+    assert next(iter(whole.with_continuation(12, cuts).train_stream(0)))["id"] == whole.problem("train", 0)["id"]
+
+
+def test_slips_only_needs_cuts_of_the_tasks_own_problems():
+    with pytest.raises(ValueError, match="need cuts that name a slipped train problem"):
+        tasks.get("stage-3").with_continuation(12, None, slips_only=True)
+    with pytest.raises(ValueError, match="not a train problem of stage-3 at problem seed 0"):
+        tasks.get("stage-3").with_continuation(12, {"50w-train-seed1-0000002": 3}, slips_only=True)
+    with pytest.raises(ValueError, match="not a train problem of stage-3"):
+        tasks.get("stage-3").with_continuation(12, {"25w-train-seed0-0000002": 3}, slips_only=True)
+    with pytest.raises(ValueError, match="continuation windows apply to the interleave tasks"):
+        tasks.get("arithmetic").with_continuation(4, None, False)  # as task_for calls it
+
+
 def test_windows_apply_to_interleave_tasks_alone_and_not_with_train_lengths():
     with pytest.raises(ValueError, match="continuation windows apply to the interleave tasks"):
         tasks.get("arithmetic").with_continuation(4)
@@ -207,6 +238,11 @@ def test_the_cuts_flag_needs_windows_and_a_readable_evaluation(tmp_path):
     write_answers(answers, [answer("50w-train-seed0-0000002", 40)])
     task = task_for(parse_run_arguments([*windows, str(answers)])[0])
     assert task.continuation_words == 12 and task.continuation_cuts == {"50w-train-seed0-0000002": 36}
+    assert not task.continuation_slips_only
+    task = task_for(parse_run_arguments([*windows, str(answers), "--continuation_slips_only", "true"])[0])
+    assert task.continuation_slips_only and task.slip_indices() == [2]
+    with pytest.raises(RecipeError, match="--continuation_slips_only trains on the problems --continuation_cuts"):
+        parse_run_arguments([*stage_3, "--continuation_words", "12", "--continuation_slips_only", "true"])
 
 
 def test_the_flag_needs_sequence_credit_only():

@@ -127,6 +127,14 @@ class RunArguments:
             "the place where it went wrong"
         },
     )
+    continuation_slips_only: bool = field(
+        default=False,
+        metadata={
+            "help": "with --continuation_cuts: train only on the problems whose windows it cuts at a slip, in turn and "
+            "over again, instead of on every train problem (a window the adapter already gets right mostly leaves "
+            "its group without reward variance)"
+        },
+    )
     model_preset: str | None = field(
         default=None, metadata={"help": "a file name under training/recipes/models/ (without .yaml)"}
     )
@@ -293,6 +301,10 @@ class RunArguments:
             parse_register_weights(self.register_weights)  # a typo stops the run now, not after loading
         for flag in FRACTION_FLAGS:
             parse_fraction(flag, getattr(self, flag))
+        if self.continuation_slips_only and not self.continuation_cuts:
+            raise RecipeError(
+                "--continuation_slips_only trains on the problems --continuation_cuts names: give --continuation_cuts"
+            )
         if self.continuation_cuts and not self.continuation_words:
             raise RecipeError(
                 "--continuation_cuts places the cuts of continuation problems: give --continuation_words N"

@@ -51,7 +51,7 @@ def task_for(run_args) -> Task:
         task = with_train_draw(task, run_args)
         if run_args.continuation_words:
             cuts = slip_cuts(run_args.continuation_cuts, task.name) if run_args.continuation_cuts else None
-            task = task.with_continuation(run_args.continuation_words, cuts)
+            task = task.with_continuation(run_args.continuation_words, cuts, run_args.continuation_slips_only)
     except tasks.BadWords as exc:
         raise RecipeError(f"--train_words {exc}") from None
     except ValueError as exc:  # an unknown task, or train lengths, registers, text shares or windows where none apply
