@@ -408,9 +408,11 @@ def test_check_writable_probes_without_leaving_anything(tmp_path):
             check_writable(locked / "run", "output_dir")
 
 
-def test_a_grpo_run_on_continuation_problems_samples_and_scores_their_windows(tiny_model_dir, tmp_path):
+@pytest.mark.parametrize("slips_only", [False, True], ids=["cuts", "slips-only"])
+def test_a_grpo_run_on_continuation_problems_samples_and_scores_their_windows(tiny_model_dir, tmp_path, slips_only):
     """--continuation_words: the run's problems hand the model the start of the answer and score the next words (the
-    interleave rewards on the window). The flags it refuses: tests/dataset_builders/test_continuation.py."""
+    interleave rewards on the window); with --continuation_slips_only every problem is the one the cuts name. The
+    flags it refuses: tests/dataset_builders/test_continuation.py."""
     from dataset_builders import tasks
     from tests.training.tiny_run import STAGE_1, TINY_GRPO
 
@@ -418,11 +420,14 @@ def test_a_grpo_run_on_continuation_problems_samples_and_scores_their_windows(ti
     cuts = tmp_path / "problems.jsonl"
     cuts.write_text(json.dumps({"id": first["id"], "split": "train", "task": "stage-1", "first_slip": 10}) + "\n")
     run = [*STAGE_1, *TINY_GRPO, "--max_steps", "1", "--continuation_words", "3", "--continuation_cuts", str(cuts)]
+    run += ["--continuation_slips_only", str(slips_only).lower()]
     out = ["--output_dir", str(tmp_path / "run"), "--results_dir", str(tmp_path / "results")]
     proc = run_cli("-m", "training.cli.train", *run, "--word_credit", "0", "--keep_word_signal_groups", "false", *out)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "1 train problems cut 4 words before the start adapter's first slip" in proc.stdout + proc.stderr
     records = list(read_completion_log(tmp_path / "run" / "completions.jsonl.gz"))
     assert records and all(len(r["reference"].split()) == 3 for r in records)
-    assert " ".join(first["target"].split()[6:9]) in {r["reference"] for r in records}
+    window = " ".join(first["target"].split()[6:9])
+    assert window in {r["reference"] for r in records}
+    assert ({r["reference"] for r in records} == {window}) == slips_only  # slips only: that problem alone
     assert set(records[0]["rewards"]) == {"interleave_trigram_reward", "interleave_strict_reward"}
