@@ -14,7 +14,16 @@ import json
 from pathlib import Path
 
 # what a run's record keeps of its recipe
-RECIPE_KEYS = ("word_credit", "stage", "init_adapter", "continuation_words", "continuation_cuts")
+RECIPE_KEYS = (
+    "word_credit",
+    "stage",
+    "init_adapter",
+    "continuation_words",
+    "continuation_cuts",
+    "continuation_slips_only",
+    "scrambled_fraction",
+    "identifier_fraction",
+)
 
 
 def read_jsonl(path: Path) -> list[dict]:

@@ -1,20 +1,21 @@
 """Identifier problems: texts with some words replaced by synthetic code identifiers, so that the model practises
 copying strings such as ``timezone.FixedOffset`` or ``errors='strict')`` as they stand, not as the prose they resemble.
 
-Why (issue 18): on held-out technical documentation (the out_of_register split) 52-75% of the model's first slips
+Why (issue 18): on held-out technical documentation (the out_of_register split) 40-75% of the model's first slips
 at every stage fall on a code-like word (digits, dots, underscores, slashes, brackets or camelCase inside a word:
-``training.core.slip_diagnostics.is_symbolic``), where such words are 6-7% of the words
-(results/grpo/batch-27/README.md); the training registers hold identifier-like words at 0.17% of their words at most,
-against 4.66% in technical text (results/corpus/symbolic-words.md). The held-out register's text is never used: an
+``training.core.slip_diagnostics.is_symbolic``), where such words are 6-7% of the words (results/grpo/batch-27/ and
+batch-28/); the training registers hold identifier-like words at 0.17% of their words at most, against 4.66% in
+technical text (results/corpus/symbolic-words.md). The held-out register's text is never used: an
 identifier is built from the problem's own words in a generic programming convention (``SHAPES``: snake_case,
 camelCase, a dotted name, a call, a path, an option, ...), so out_of_register stays out of register.
 
 Which words and how is a pure function of the text's key: word ``i`` (whitespace-split) is replaced when it is in
 the keyed share ``IDENTIFIER_WORD_SHARE`` of the text's words (``share.py``; when none is, the word with the lowest
-draw, so every text of a chosen problem holds one), by an identifier built from it and the next word (the first word
-after the last), in a keyed shape, with keyed numbers. The replaced word's leading and trailing punctuation stay
-around the identifier, and the text keeps its word count (a curriculum stage is its words per text) and the rest of
-its words and spacing. No library RNG: every process agrees, and a problem can be regenerated on its own.
+draw, so every text of a chosen problem holds one), by an identifier built from it and, in most shapes, the next word
+(the first word after the last), in a keyed shape, with keyed numbers. The replaced word's leading and trailing
+punctuation stay around the identifier, and the text keeps its word count (a curriculum stage is its words per
+text) and the rest of its words and spacing. No library RNG: every process agrees, and a problem can be
+regenerated on its own.
 """
 
 from __future__ import annotations

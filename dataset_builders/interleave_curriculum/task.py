@@ -219,7 +219,7 @@ class InterleaveTask(Task):
         return taking_turns([task.stream for task in self._length_tasks()], start_index)
 
     def resample_problems(self, position: int = 0):
-        if self.continuation_slips_only:  # the same problems, half a turn ahead of the train stream
+        if self.continuation_slips_only:  # the same problems, starting half a turn into them (the two then drift)
             return self._slipped_rows(len(self.slip_indices()) // 2 + position)
         if self.continuation_words:
             return map(self._continued, super().resample_problems(position))

@@ -18,8 +18,6 @@ import json
 import statistics
 from pathlib import Path
 
-STAGE_WORDS_DEFAULT = 500
-
 
 def read_rows(folder: Path) -> list[dict]:
     plain, packed = folder / "problems.jsonl", folder / "problems.jsonl.gz"
@@ -31,8 +29,7 @@ def read_rows(folder: Path) -> list[dict]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folders", nargs="+", type=Path)
-    parser.add_argument("--task", default="stage-6")
-    parser.add_argument("--words", type=int, default=STAGE_WORDS_DEFAULT)
+    parser.add_argument("--task", default="stage-6", help="a curriculum stage, stage-1 .. stage-6")
     parser.add_argument("--horizon", type=int, default=3072, help="the helps' max_length")
     parser.add_argument("--bands", default="2000", help="more band edges besides 0 and the horizon, e.g. 1000,3500")
     args = parser.parse_args(argv)
@@ -42,6 +39,7 @@ def main(argv: list[str] | None = None) -> None:
     from base_models.models import resolve_model
     from dataset_builders.corpus import load_corpus
     from dataset_builders.interleave_curriculum.problems import InterleaveProblems
+    from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
     from dataset_builders.prompts import chat_prompt_ids
 
     tokenizer = AutoTokenizer.from_pretrained(resolve_model("smollm2-135m-instruct"))
@@ -57,7 +55,10 @@ def main(argv: list[str] | None = None) -> None:
     print("| --- " * (len(bands) + 3) + "|")
     for folder in args.folders:
         rows = [r for r in read_rows(folder) if r["task"] == args.task and r["label"] == "trained"]
-        problems = InterleaveProblems(corpus, rows[0]["split"], args.words)
+        if not rows:
+            print(f"| {folder} | no answer of the trained adapter to {args.task} |")
+            continue
+        problems = InterleaveProblems(corpus, rows[0]["split"], STAGE_WORDS[int(args.task.removeprefix("stage-"))])
         slips, at_risk = [0] * len(bands), [0] * len(bands)
         fits, longer = [], []
         for row in rows:

@@ -4,10 +4,11 @@
 # and found GRPO's first gain over the 0.01 bar at stage 6 from a strong adapter: windows cut 4 words before its own
 # first slips (c6-slip: +0.015, 54% of groups without reward variance against 80% for random windows), still less
 # than the same minutes of supervised help. This batch asks:
-#   item 2: does stage 5 by the long-text settings free the chain's minutes (n5-lt, batch 28's rule unchanged), and
-#           what does the committed stage-6.yaml give from it (n6c)? Does stage 6's help gain when its 500-word rows
-#           are no longer cut at 3,072 tokens (ml-more against n6-more)?
-#   item 3: GRPO at the slips of the stage 6 of now (c6s), against the same minutes of more help (n6-more)
+#   item 2: does stage 5 by the long-text settings free the chain's minutes (n5-lt, batch 28's rule unchanged)?
+#           Does stage 6's help gain when its 500-word rows are no longer cut at 3,072 tokens (ml-more against
+#           n6-more)?
+#   item 3: GRPO at the slips of the stage 6 of now, on every problem (c6s) or the slipped ones alone (c6s-only),
+#           against the same minutes of more help (n6-more)
 #   issue 18: do synthetic identifiers (--identifier_fraction, new in session 23) or scrambled texts in stage 6's help
 #           narrow the out-of-register gap, against the same minutes of plain help (ml-more)?
 #
@@ -26,7 +27,8 @@
 #                 n4-eq3's (1.000 / 0.984 / 0.972 / 0.913).
 # PART=n6c        make train-stage N=6 as committed (stage-6.yaml: 1,500 steps of sft-stage-6-help-long-texts) from
 #                 n5-lt. n6c-score: stages 1-6. If n5-lt is adopted, n6c is the chain's stage 6: reported with the
-#                 chain's minutes (34.8 + n5-lt's + n6c's) and, on test, whether stage 6 reaches 0.90.
+#                 chain's minutes (34.8 + n5-lt's + n6c's) and, on test, whether stage 6 reaches 0.90. In no lane
+#                 below (the plans' last line).
 # PART=n6-long-train-score  the shipped stage 6 (n6-long), greedy on the first 480 train problems of stage 6: the cut
 #                 points of c6s and c6s-only (~3 minutes; batch 28's adapter slipped on 42% of them).
 # PART=c6s        item 3: from n6-long, GRPO on 40-word windows cut 4 words before its first slips (batch 28's c6-slip,
@@ -64,12 +66,14 @@
 #     (diagnostics.json; n6-long: 47% at 500 words, where such words are 6.5% of the target).
 # PART=a2-b512-12m item 4 (as in batch 27's script; in no lane below).
 # PART=start-in   the format start (in no lane below; for a stage-1 part added during the run).
-# Plans, ~23 minutes of lanes after the set-up (setup.sh's start_lanes; export BACK_RAW=0 first):
-#   4 GPUs: "n5-lt n6c n6c-score" "n6-long-train-score c6s-only c6s-only-score c6s c6s-score n5-lt-score"
-#           "n6-more n6-more-score ml-more ml-more-score" "idf-more idf-more-score scr-more scr-more-score"
+# Plans (setup.sh's start_lanes; export BACK_RAW=0 first). Batch 28's pace: a help of 13.2 training minutes took
+# 17.6 in all (loading, tokenizing), a score of stages 1-6 ~2.7 minutes; so ~24-26 minutes a lane after ~2.5 of set-up:
+#   4 GPUs: "n5-lt n5-lt-score scr-more scr-more-score" "n6-long-train-score c6s-only c6s-only-score c6s c6s-score"
+#           "n6-more n6-more-score ml-more ml-more-score" "idf-more idf-more-score"
 #   2 GPUs: "n6-more n6-more-score ml-more ml-more-score" "n6-long-train-score c6s-only c6s-only-score idf-more
 #           idf-more-score" (items 2-3 and the identifiers first; c6s-only before c6s, since in batch 28 random cuts
-#           left most groups without reward variance; n5-lt and n6c need a lane of their own, ~24 minutes)
+#           left most groups without reward variance)
+# n6c (stage 6 from n5-lt, ~21 minutes with its score) is in no lane: it runs in a later batch if n5-lt is adopted.
 # Commit each adapter that may ship as it comes back (then drop it from the tree).
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
@@ -81,21 +85,29 @@ WINDOWS="--continuation_words 40 --word_credit 0 --keep_word_signal_groups false
   --gradient_accumulation_steps 8 --promotion_every 1000 --max_completion_length 64"
 MORE="sft-stage-6-help-long-texts $SHIPPED 7 --max_steps 850 --problem_seed 1"   # 7 more minutes of stage 6's help
 WHOLE="--max_length 6144 --per_device_train_batch_size 8 --gradient_accumulation_steps 2"  # every 500-word row whole
-# wait_for FILE: wait until another lane's part has written FILE (at once in a dry run)
-wait_for() { while [ -z "$DRY_RUN" ] && [ ! -f "$1" ]; do sleep 10; done; }
+# wait_for FILE: wait until another part has written FILE (at once in a dry run); after 20 minutes give up and say
+# so, so that a part that failed does not hold the parts after it in its lane
+wait_for() {
+  local waited=0
+  while [ -z "$DRY_RUN" ] && [ ! -s "$1" ]; do
+    [ $waited -ge 1200 ] && { echo "gave up waiting for $1 (did the part that writes it fail?)"; return 1; }
+    sleep 10; waited=$((waited + 10))
+  done
+  [ -n "$DRY_RUN" ] || sleep 5   # the writer may still be closing it
+}
 case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_29.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
   wait) wait_parts ;;
   start-in) format_start ;;
   n5-lt) help_alone n5-lt sft-stage-5-help-long-texts $START4 6 --max_steps 1000 ;;
-  n5-lt-score) wait_for $LAB/runs/n5-lt/final/adapter_model.safetensors; sleep 20
+  n5-lt-score) wait_for $LAB/runs/n5-lt/final/adapter_model.safetensors || exit 1
     score n5-lt $LAB/runs/n5-lt/final validation 1-5 ;;
   n6c) chain_stage n6c 6 $LAB/runs/n5-lt/final ;;
   n6-long-train-score)
     python3 -m training.cli.evaluate --model $M --adapter $SHIPPED --stages 6 --n 480 --split train --arithmetic false \
       --baseline false --out $LAB/results/scores/n6-long-train 2>&1 | grep "^| stage" | sed "s/^/n6-long train: /" ;;
-  c6s) wait_for $LAB/results/scores/n6-long-train/eval.json; polish c6s 6 $SHIPPED $WINDOWS --continuation_cuts $CUTS ;;
-  c6s-only) wait_for $LAB/results/scores/n6-long-train/eval.json
+  c6s) wait_for $CUTS || exit 1; polish c6s 6 $SHIPPED $WINDOWS --continuation_cuts $CUTS ;;
+  c6s-only) wait_for $CUTS || exit 1
     polish c6s-only 6 $SHIPPED $WINDOWS --continuation_cuts $CUTS --continuation_slips_only true ;;
   n6-more) help_alone n6-more $MORE ;;
   ml-more) help_alone ml-more $MORE $WHOLE ;;

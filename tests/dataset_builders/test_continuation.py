@@ -194,7 +194,7 @@ def test_slips_only_trains_on_the_listed_problems_in_turn(corpus):
     assert stream[:3] == [whole.with_continuation(12, cuts).problem("train", i) for i in (2, 7, 11)]
     assert list(slips.train_stream(4).take(3)) == stream[4:7]  # resumed at position 4
     resampled = slips.resample_problems(0)
-    assert [next(resampled)["id"] for _ in range(3)] == [ids[0], ids[2], ids[1]]  # half a turn ahead
+    assert [next(resampled)["id"] for _ in range(3)] == [ids[0], ids[2], ids[1]]  # starting half a turn in
     assert slips.problem("validation", 0) == whole.problem("validation", 0)
     assert next(iter(whole.with_continuation(12, cuts).train_stream(0)))["id"] == whole.problem("train", 0)["id"]
 
@@ -243,6 +243,9 @@ def test_the_cuts_flag_needs_windows_and_a_readable_evaluation(tmp_path):
     assert task.continuation_slips_only and task.slip_indices() == [2]
     with pytest.raises(RecipeError, match="--continuation_slips_only trains on the problems --continuation_cuts"):
         parse_run_arguments([*stage_3, "--continuation_words", "12", "--continuation_slips_only", "true"])
+    for share in ("--identifier_fraction", "--scrambled_fraction"):  # cut on the plain texts, not on changed ones
+        with pytest.raises(RecipeError, match=f"{share} changes their texts: give one or the other"):
+            parse_run_arguments([*windows, str(answers), share, "0.3"])
 
 
 def test_the_flag_needs_sequence_credit_only():

@@ -434,7 +434,12 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         report(
             f"  continuation windows of {run_args.continuation_words} words: {len(task.continuation_cuts or ())} "
             f"train problems cut {SLIP_LEAD_WORDS} words before the start adapter's first slip "
-            f"({run_args.continuation_cuts}), the others at a random word"
+            f"({run_args.continuation_cuts}), "
+            + (
+                "those alone, in turn (--continuation_slips_only)"
+                if task.continuation_slips_only
+                else "the others at a random word"
+            )
         )
     if trainer.accelerator.device.type == "cpu":
         for line in cpu_cost_report(

@@ -252,7 +252,11 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         "final_adapter": str(final),
         "loss_first": losses[0] if losses else None,
         "loss_last": losses[-1] if losses else None,
-        "sft": {"learning_rate": sft_args.learning_rate, "batch": sft_args.per_device_train_batch_size},
+        "sft": {
+            "learning_rate": sft_args.learning_rate,
+            "batch": sft_args.per_device_train_batch_size,
+            "gradient_accumulation_steps": sft_args.gradient_accumulation_steps,
+        },
         "lora": {"lora_r": model_args.lora_r, "lora_alpha": model_args.lora_alpha},
         "steps_logged": len(losses),
     }

@@ -305,6 +305,12 @@ class RunArguments:
             raise RecipeError(
                 "--continuation_slips_only trains on the problems --continuation_cuts names: give --continuation_cuts"
             )
+        shares = [f"--{flag}" for flag in FRACTION_FLAGS if parse_fraction(flag, getattr(self, flag))]
+        if self.continuation_cuts and shares:
+            raise RecipeError(
+                f"--continuation_cuts places cuts at slips on the plain train problems, and {' and '.join(shares)} "
+                "changes their texts: give one or the other"
+            )
         if self.continuation_cuts and not self.continuation_words:
             raise RecipeError(
                 "--continuation_cuts places the cuts of continuation problems: give --continuation_words N"

@@ -425,6 +425,7 @@ def test_a_grpo_run_on_continuation_problems_samples_and_scores_their_windows(ti
     proc = run_cli("-m", "training.cli.train", *run, "--word_credit", "0", "--keep_word_signal_groups", "false", *out)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "1 train problems cut 4 words before the start adapter's first slip" in proc.stdout + proc.stderr
+    assert ("those alone, in turn (--continuation_slips_only)" in proc.stdout + proc.stderr) == slips_only
     records = list(read_completion_log(tmp_path / "run" / "completions.jsonl.gz"))
     assert records and all(len(r["reference"].split()) == 3 for r in records)
     window = " ".join(first["target"].split()[6:9])
