@@ -358,16 +358,14 @@ EVAL_ALIASES = {
 EVAL_SUFFIXES = ("-average-out_of_register", "-average-test", "-out_of_register", "-test", "-oor")
 # Arms for scale, not in a comparison: the supervised chain's first two phases (batch 24).
 SCALE_RUNS = ("sup-2",)
-CURRICULUM_STEPS = (
-    "warm-start",
-    "warm-start-long",
-    "stage-3",
-    "warm-start-500",
-    "warm-start-500b",
-    "warm-start-500c",
-    "warm-start-500d",
-    "warm-start-500e",
-)
+
+
+def curriculum_steps() -> list[str]:
+    """The runs of `make curriculum` (training/recipes/chains/curriculum.yaml), whose folders results/curriculum/
+    holds."""
+    from training.core.chains import CHAINS_DIR, read_chain
+
+    return [step.run for step in read_chain(CHAINS_DIR / "curriculum.yaml").steps]
 
 
 # ---------------------------------------------------------------------------------------------------- reading files
@@ -1084,8 +1082,9 @@ def gaps(results: Results, pairs: list[PairFacts]) -> list[str]:
         "help plus GRPO, measured against the shorter help they started from (GRPO on top), not against the "
         "same minutes of more help. The nearest longer arms train a later stage's help."
     )
-    curriculum = [read_json(results.root / "curriculum" / step / "summary.json") for step in CURRICULUM_STEPS]
-    last = read_json(results.root / "curriculum" / CURRICULUM_STEPS[-1] / "eval.json") or {}
+    steps = curriculum_steps()
+    curriculum = [read_json(results.root / "curriculum" / step / "summary.json") for step in steps]
+    last = read_json(results.root / "curriculum" / steps[-1] / "eval.json") or {}
     stage6 = next((r for r in last.get("rows", []) if r["task"] == "stage-6" and r.get("split") == "test"), None)
     total = sum(s["wall_seconds"] for s in curriculum if s) / 60 if all(curriculum) else None
     sup2_test = held_out_scores(results, ["sup-2"]).get("sup-2", [])
@@ -1095,7 +1094,7 @@ def gaps(results: Results, pairs: list[PairFacts]) -> list[str]:
         f"batch 24's sup-1 + sup-2 (its first two phases, {sup_minutes}), scored on test only "
         f"({nw(sup2_500)} at 500 words, `results/grpo/batch-24/scores/sup-2-test/`), and "
         f"the whole chain in `results/curriculum/` ({'no file' if total is None else f'{total:.1f}'} min over its "
-        f"{len(CURRICULUM_STEPS)} steps' `summary.json`, {nw(stage6)} at 500 words on test), measured in sessions 5-6 "
+        f"{len(steps)} steps' `summary.json`, {nw(stage6)} at 500 words on test), measured in sessions 5-6 "
         "on the earlier two-register corpus (README.md, results/grpo/README.md), so not comparable with the GRPO "
         "chain's scores of now. The supervised chain's later phases have not run on this corpus."
     )
