@@ -36,6 +36,11 @@
 # PART=c6s-only   item 3: c6s on the slipped problems alone (--continuation_slips_only, new in session 23), in turn and
 #                 over again: in batch 28 most of the groups without reward variance came from the problems without a
 #                 slip (random cuts). c6s-only-score: stages 1-6. Rule: as c6s's (the higher of the two is the arm).
+# PART=c6s-only-sp  c6s-only with --shared_prompt_loss (new in session 23): the loss pass computes each group's
+#                 prompt once (the same numbers, tests/training/trainer/test_shared_prompt.py), so a step should cost
+#                 far less than c6-slip's 17 s, of which ~11 went outside generation; more steps in the same 5
+#                 minutes. Its first GPU run: report seconds a step and peak memory (the pass runs without activation
+#                 checkpointing) beside c6s-only's. c6s-only-sp-score: stages 1-6.
 # PART=n6-more    the equal-minutes arm: n6-long, then 7 more minutes of stage 6's help (at most 850 steps, problem
 #                 seed 1: texts the first 1,500 steps did not draw). n6-more-score: validation, stages 1-6.
 # PART=ml-more    item 2: n6-more with max_length 6144 instead of 3072 (8 rows a micro-batch, 2 accumulated: the same 16
@@ -52,10 +57,11 @@
 # PART=scr-more   issue 18: ml-more with 30% of the problems scrambled (--scrambled_fraction 0.3, as stage-2.yaml).
 #                 scr-more-score: validation and OOR.
 # Rules, written before the run:
-#   item 3: GRPO at the slips joins stage-6.yaml (help, then 5 minutes of it) if c6s or c6s-only (the higher)
-#     scores 0.01 or more above n6-long (0.886) at 500 words, at least n6-more there, and no stage more than 0.02
-#     below n6-long's (1.000 / 0.991 / 0.995 / 0.991 / 0.985); only if n5-lt is adopted too, since the chain is at its
-#     60 minutes. Reported either way, with each run's share of groups without reward variance.
+#   item 3: GRPO at the slips joins stage-6.yaml (help, then 5 minutes of it) if c6s, c6s-only or c6s-only-sp (the
+#     highest) scores 0.01 or more above n6-long (0.886) at 500 words, at least n6-more there, and no stage more
+#     than 0.02 below n6-long's (1.000 / 0.991 / 0.995 / 0.991 / 0.985); only if n5-lt is adopted too (the chain is
+#     at its 60 minutes). Reported either way, with each run's share of groups without reward variance and, for
+#     c6s-only-sp against c6s-only, seconds a step.
 #   item 2: stage 6's help takes max_length 6144 if ml-more scores 0.02 or more above n6-more at 500 words and no
 #     stage is more than 0.02 below n6-more's (then a later batch runs stage-6.yaml that way from stage 5 for the same
 #     minutes); it takes n6-more's extra steps (a second pass at problem seed 1) if n6-more scores 0.02 or more above
@@ -69,7 +75,7 @@
 # Plans (setup.sh's start_lanes; export BACK_RAW=0 first). Batch 28's pace: a help of 13.2 training minutes took
 # 17.6 in all (loading, tokenizing), a score of stages 1-6 ~2.7 minutes; so ~24-26 minutes a lane after ~2.5 of set-up:
 #   4 GPUs: "n5-lt n5-lt-score scr-more scr-more-score" "n6-long-train-score c6s-only c6s-only-score c6s c6s-score"
-#           "n6-more n6-more-score ml-more ml-more-score" "idf-more idf-more-score"
+#           "n6-more n6-more-score ml-more ml-more-score" "idf-more idf-more-score c6s-only-sp c6s-only-sp-score"
 #   2 GPUs: "n6-more n6-more-score ml-more ml-more-score" "n6-long-train-score c6s-only c6s-only-score idf-more
 #           idf-more-score" (items 2-3 and the identifiers first; c6s-only before c6s, since in batch 28 random cuts
 #           left most groups without reward variance)
@@ -109,6 +115,9 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   c6s) wait_for $CUTS || exit 1; polish c6s 6 $SHIPPED $WINDOWS --continuation_cuts $CUTS ;;
   c6s-only) wait_for $CUTS || exit 1
     polish c6s-only 6 $SHIPPED $WINDOWS --continuation_cuts $CUTS --continuation_slips_only true ;;
+  c6s-only-sp) wait_for $CUTS || exit 1   # (in another lane than n6-long-train-score: it waits for its file)
+    polish c6s-only-sp 6 $SHIPPED $WINDOWS --continuation_cuts $CUTS --continuation_slips_only true \
+      --shared_prompt_loss true ;;
   n6-more) help_alone n6-more $MORE ;;
   ml-more) help_alone ml-more $MORE $WHOLE ;;
   idf-more) help_alone idf-more $MORE $WHOLE --identifier_fraction 0.5 ;;
@@ -116,7 +125,7 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   ml-more-score | idf-more-score | scr-more-score)
     score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-6 &
     score ${PART%-score} $LAB/runs/${PART%-score}/final out_of_register 1-6 & wait ;;
-  n6c-score | c6s-score | c6s-only-score | n6-more-score)
+  n6c-score | c6s-score | c6s-only-score | c6s-only-sp-score | n6-more-score)
     score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-6 ;;
   a2-b512-12m) arith a2-b512-12m --per_device_train_batch_size 512 --max_steps 3000 --max_train_minutes 12 ;;
 esac

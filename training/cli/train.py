@@ -310,6 +310,11 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
             "--max_steps 0 runs no GRPO step, so the stage is its supervised help alone, and this run names none: "
             "give --supervised_help RECIPE, or --max_steps 1 or more"
         )
+    if run_args.shared_prompt_loss:
+        from training.trainer.shared_prompt import shared_prompt_settings
+
+        if why := shared_prompt_settings(grpo_args):
+            raise RecipeError(f"--shared_prompt_loss would change what a step learns: {why}")
     output_dir = Path(grpo_args.output_dir)
     results_dir = Path(run_args.results_dir or output_dir / "results")  # ad hoc, under the ignored runs/
     check_writable(output_dir, "output_dir")
@@ -400,6 +405,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         credit_unit=task.credit_unit,
         keep_word_signal_groups=run_args.keep_word_signal_groups,
         negative_boost_cap=run_args.negative_boost_cap,
+        shared_prompt_loss=run_args.shared_prompt_loss,
         prompt_width_hint=task.train_prompt_tokens(tokenizer) if run_args.fast_generation else 0,
         progress=StepProgress(
             enabled=int(os.environ.get("RANK", "0")) == 0, delay=run_args.progress_after_seconds, report=report

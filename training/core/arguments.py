@@ -260,6 +260,15 @@ class RunArguments:
             "(training.trainer.confident_negatives); 0: off, else at least 1"
         },
     )
+    shared_prompt_loss: bool = field(
+        default=False,
+        metadata={
+            "help": "GRPO's loss pass computes each group's prompt once, its completions on top of the prompt's keys "
+            "and values, instead of prompt + completion for every completion (training/trainer/shared_prompt.py; the "
+            "same log-probabilities and gradients); for long prompts and short completions (continuation windows); "
+            "the pass runs without activation checkpointing"
+        },
+    )
     weight_average_decay: float = field(
         default=0.0,
         metadata={

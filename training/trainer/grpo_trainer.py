@@ -66,6 +66,11 @@ TRL_OVERRIDES = {
     "training_step": "(self, model, inputs, num_items_in_batch)",  # public, but its signature matters too
     # --negative_boost_cap: reads inputs["advantages"] after _get_per_token_logps_and_entropies (the boost's hook)
     "_compute_loss": "(self, model, inputs)",
+    # --shared_prompt_loss: each group's prompt once in the loss pass (training.trainer.shared_prompt)
+    "_get_per_token_logps_and_entropies": "(self, model, input_ids, attention_mask, logits_to_keep, batch_size=None, "
+    "compute_entropy=False, compute_aux_loss=False, pixel_values=None, image_grid_thw=None, num_images=None, "
+    "pixel_attention_mask=None, spatial_shapes=None, num_tiles=None, image_sizes=None, token_type_ids=None, "
+    "mm_token_type_ids=None, image_position_ids=None)",
 }
 # Attributes of TRL's GRPOTrainer the overrides read (and ``_metrics["train"]``, a dict of lists, that they append to).
 TRL_ATTRIBUTES = (
@@ -112,6 +117,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
         credit_unit: str = "word",
         keep_word_signal_groups: bool = False,
         negative_boost_cap: float = 0.0,
+        shared_prompt_loss: bool = False,
         progress: StepProgress | None = None,
         prompt_width_hint: int = 0,
         **kwargs,
@@ -145,6 +151,8 @@ class ObservedGRPOTrainer(GRPOTrainer):
         self.keep_word_signal_groups = keep_word_signal_groups
         # negative advantages x min(cap, 1 / (1 - p)) in the loss (training.trainer.confident_negatives); 0: off
         self.negative_boost_cap = negative_boost_cap
+        # the loss pass computes each group's prompt once (training.trainer.shared_prompt); off: TRL's pass
+        self.shared_prompt_loss = shared_prompt_loss
         self._token_words = None
         self._rng_checkpoint: str | None = None
         self.progress = progress or StepProgress(enabled=self.accelerator.is_main_process, report=report)
@@ -235,12 +243,29 @@ class ObservedGRPOTrainer(GRPOTrainer):
         self._rng_checkpoint = checkpoint
 
     def _prepare_inputs(self, generation_batch):
-        inputs = super()._prepare_inputs(generation_batch)
+        if self.shared_prompt_loss:
+            inputs = self._prepare_inputs_in_groups(generation_batch)
+        else:
+            inputs = super()._prepare_inputs(generation_batch)
         if self.model.training:
             self.progress.update_started(self.state.global_step + 1, self._step_completions)
         if self.nonfinite_probe is not None and self.model.training:
             self.nonfinite_probe.remember(inputs)  # the micro-batch the loss is computed on
         return inputs
+
+    def _prepare_inputs_in_groups(self, generation_batch):
+        """TRL's _prepare_inputs without its shuffle of the generation batch, so that each micro-batch holds whole
+        groups of one prompt (``--shared_prompt_loss`` computes each prompt once). With one optimizer step per
+        generation batch and a loss normalized over that batch (``shared_prompt_settings``), which micro-batch a row
+        falls in does not change the step."""
+        import trl.trainer.grpo_trainer as trl_grpo
+
+        shuffle = trl_grpo.shuffle_sequence_dict
+        trl_grpo.shuffle_sequence_dict = lambda batch: batch
+        try:
+            return super()._prepare_inputs(generation_batch)
+        finally:
+            trl_grpo.shuffle_sequence_dict = shuffle
 
     def training_step(self, model, inputs, num_items_in_batch):
         if self._rng_checkpoint is not None:
@@ -327,6 +352,75 @@ class ObservedGRPOTrainer(GRPOTrainer):
             return super()._compute_loss(model, inputs)
         finally:
             del self._get_per_token_logps_and_entropies
+
+    def _get_per_token_logps_and_entropies(
+        self,
+        model,
+        input_ids,
+        attention_mask,
+        logits_to_keep,
+        batch_size=None,
+        compute_entropy=False,
+        compute_aux_loss=False,
+        pixel_values=None,
+        image_grid_thw=None,
+        num_images=None,
+        pixel_attention_mask=None,
+        spatial_shapes=None,
+        num_tiles=None,
+        image_sizes=None,
+        token_type_ids=None,
+        mm_token_type_ids=None,
+        image_position_ids=None,
+    ):
+        """TRL's per-token log-probabilities, entropies and aux loss; with ``shared_prompt_loss`` and a text-only,
+        dense model, each chunk's groups of equal prompts computed once (``training.trainer.shared_prompt``: the same
+        numbers). A chunk whose rows are not in such groups, or any other case, runs TRL's pass."""
+        extra = {  # multimodal and token-type inputs, passed on as given
+            "pixel_values": pixel_values,
+            "image_grid_thw": image_grid_thw,
+            "num_images": num_images,
+            "pixel_attention_mask": pixel_attention_mask,
+            "spatial_shapes": spatial_shapes,
+            "num_tiles": num_tiles,
+            "image_sizes": image_sizes,
+            "token_type_ids": token_type_ids,
+            "mm_token_type_ids": mm_token_type_ids,
+            "image_position_ids": image_position_ids,
+        }
+        if self.shared_prompt_loss and not compute_aux_loss and all(value is None for value in extra.values()):
+            import torch
+
+            from training.trainer.shared_prompt import shared_prompt_logps
+
+            chunk = batch_size or input_ids.size(0)
+            parts = []
+            with self.accelerator.autocast():
+                for start in range(0, input_ids.size(0), chunk):
+                    part = shared_prompt_logps(
+                        model,
+                        input_ids[start : start + chunk],
+                        attention_mask[start : start + chunk],
+                        logits_to_keep,
+                        compute_entropy,
+                    )
+                    if part is None:
+                        break
+                    parts.append(part)
+            if len(parts) == -(-input_ids.size(0) // chunk):  # every chunk in groups
+                logps = torch.cat([logps for logps, _ in parts])
+                entropies = torch.cat([entropy for _, entropy in parts]) if compute_entropy else None
+                return logps, entropies, None
+        return super()._get_per_token_logps_and_entropies(
+            model,
+            input_ids,
+            attention_mask,
+            logits_to_keep,
+            batch_size=batch_size,
+            compute_entropy=compute_entropy,
+            compute_aux_loss=compute_aux_loss,
+            **extra,
+        )
 
     def _uninformative_groups(self, records: list[dict]) -> list[int]:
         """Groups that teach nothing: equal rewards, and with ``keep_word_signal_groups`` also equal word scores."""

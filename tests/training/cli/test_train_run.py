@@ -432,3 +432,23 @@ def test_a_grpo_run_on_continuation_problems_samples_and_scores_their_windows(ti
     assert window in {r["reference"] for r in records}
     assert ({r["reference"] for r in records} == {window}) == slips_only  # slips only: that problem alone
     assert set(records[0]["rewards"]) == {"interleave_trigram_reward", "interleave_strict_reward"}
+
+
+def test_a_shared_prompt_loss_pass_trains_as_trls_does(tiny_model_dir, tmp_path):
+    """--shared_prompt_loss: one GRPO step of the tiny run with each group's prompt computed once gives TRL's loss,
+    gradient norm and updated adapter (the same completions: the seed and the sampling do not change)."""
+    runs = {}
+    for shared in ("false", "true"):
+        out = tmp_path / shared
+        proc = run_cli(*train_args(out, "--max_steps", "1", "--shared_prompt_loss", shared))
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        (step,) = read_metrics(out / "run" / "metrics.jsonl")
+        runs[shared] = step, adapter_weights(out / "run" / "final-raw")
+    (plain, plain_weights), (shared, shared_weights) = runs["false"], runs["true"]
+    assert plain["grad_norm"] > 0 and plain["loss"] != 0  # a step that learns something
+    assert shared["loss"] == pytest.approx(plain["loss"], rel=1e-4, abs=1e-6)
+    assert shared["grad_norm"] == pytest.approx(plain["grad_norm"], rel=1e-3)
+    # Adam's first step moves each weight by about the learning rate times the sign of its gradient, so a gradient
+    # within rounding of zero may move either way: nearly every weight must move as in TRL's pass
+    same = sum(int(torch.isclose(shared_weights[n], w, atol=1e-6).sum()) for n, w in plain_weights.items())
+    assert same >= 0.99 * sum(w.numel() for w in plain_weights.values())
