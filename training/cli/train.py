@@ -311,10 +311,12 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
             "give --supervised_help RECIPE, or --max_steps 1 or more"
         )
     if run_args.shared_prompt_loss:
-        from training.trainer.shared_prompt import shared_prompt_settings
+        from training.trainer.shared_prompt import entropy_bonus_note, shared_prompt_settings
 
         if why := shared_prompt_settings(grpo_args):
             raise RecipeError(f"--shared_prompt_loss would change what a step learns: {why}")
+        if note := entropy_bonus_note(grpo_args):
+            report(f"  --shared_prompt_loss: {note}")
     output_dir = Path(grpo_args.output_dir)
     results_dir = Path(run_args.results_dir or output_dir / "results")  # ad hoc, under the ignored runs/
     check_writable(output_dir, "output_dir")

@@ -153,6 +153,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
         self.negative_boost_cap = negative_boost_cap
         # the loss pass computes each group's prompt once (training.trainer.shared_prompt); off: TRL's pass
         self.shared_prompt_loss = shared_prompt_loss
+        self._shared_prompt_fell_back = False
         self._token_words = None
         self._rng_checkpoint: str | None = None
         self.progress = progress or StepProgress(enabled=self.accelerator.is_main_process, report=report)
@@ -407,6 +408,12 @@ class ObservedGRPOTrainer(GRPOTrainer):
                     if part is None:
                         break
                     parts.append(part)
+            if len(parts) != -(-input_ids.size(0) // chunk) and not self._shared_prompt_fell_back:
+                self._shared_prompt_fell_back = True  # said once a run
+                logger.warning(
+                    "--shared_prompt_loss: a micro-batch's rows are not in groups of equal prompts, so TRL's pass "
+                    "scores it (the batch size should be a multiple of num_generations)"
+                )
             if len(parts) == -(-input_ids.size(0) // chunk):  # every chunk in groups
                 logps = torch.cat([logps for logps, _ in parts])
                 entropies = torch.cat([entropy for _, entropy in parts]) if compute_entropy else None

@@ -7,17 +7,27 @@ the ``num_generations`` completions of a group run the same prompt that many tim
 once per group with its keys and values kept (and in the graph: their gradients flow back through the prompt, summed
 over the group's completions), and each completion then runs on top of them: the last prompt token and the
 completion's tokens, scored with TRL's fused LM head on pre-shifted labels. The positions, the attention and the
-scored tokens are those of TRL's pass, so the log-probabilities and entropies are the same up to floating-point
-order, and so are the gradients (tests/training/trainer/test_shared_prompt.py).
+scored tokens are those of TRL's pass, so the log-probabilities, entropies and gradients are the same up to
+floating-point rounding (tests/training/trainer/test_shared_prompt.py: to 1e-5 in float32; in bfloat16 both passes
+are within rounding of the float32 numbers, and their gradients about 1% apart).
 
 TRL shuffles a generation batch's rows before it splits them into micro-batches; the trainer skips that shuffle
 under this flag (``ObservedGRPOTrainer._prepare_inputs_in_groups``), so that a micro-batch holds whole groups. The
-summed gradient of a step is the same when the step is one optimizer step over the whole generation batch and the
-loss is normalized over it or per sequence (``shared_prompt_settings`` checks both).
+policy term's summed gradient of a step is the same when the step is one optimizer step over the whole generation
+batch and the loss is normalized over it, per sequence or by a constant (``shared_prompt_settings`` checks both, and
+refuses entropy-quantile masks and several processes).
+
+Two differences remain. TRL's entropy bonus is a mean over each micro-batch's tokens, so with several micro-batches
+a step its weight per token follows which rows share one (``entropy_bonus_note``; the run says so). And skipping the
+shuffle skips its draw from the random generator, so a run's later random draws differ from those of a run without
+the flag.
 
 A layer with activation checkpointing drops a key-value cache (transformers' GradientCheckpointingLayer), so the
-layers run without it in this pass; the saved activations are those of one prompt per group instead of one per
-completion. A batch whose rows do not come in groups of equal prompts is left to TRL's pass.
+layers run without it in this pass: every layer's activations of a group's prompt are kept for the backward pass
+instead of recomputed, which takes more memory than TRL's checkpointed pass (estimated on CPU at ~13 GB in bfloat16
+for a micro-batch of 2 groups with stage 6's 3,900-token prompts on SmolLM2-135M), while the prompt runs once per
+group instead of once per completion. A batch whose rows do not come in groups of equal prompts is left to TRL's pass,
+and the trainer logs that once.
 """
 
 from __future__ import annotations
@@ -44,6 +54,24 @@ def shared_prompt_settings(grpo_args) -> str | None:
         return (
             f"loss_type {grpo_args.loss_type} normalizes by each micro-batch's tokens, which depend on which rows "
             f"share one: use one of {', '.join(ORDER_FREE_LOSSES)}"
+        )
+    if getattr(grpo_args, "top_entropy_quantile", 1.0) < 1.0:
+        return "top_entropy_quantile below 1 masks tokens by a quantile of each micro-batch's entropies"
+    if getattr(grpo_args, "world_size", 1) > 1:
+        return "it has not been run with several processes (DDP or FSDP): run it on one"
+    return None
+
+
+def entropy_bonus_note(grpo_args) -> str | None:
+    """What differs from TRL's step under ``--shared_prompt_loss`` that ``shared_prompt_settings`` allows: TRL's
+    entropy bonus is a mean over each micro-batch's tokens, so with several micro-batches a step its weight per
+    token follows which rows share one (slightly, where completions differ in length)."""
+    bonus = getattr(grpo_args, "entropy_coef", 0.0) or getattr(grpo_args, "use_adaptive_entropy", False)
+    if bonus and grpo_args.gradient_accumulation_steps > 1:
+        return (
+            "the entropy bonus is a mean over each micro-batch's tokens, and a micro-batch now holds whole groups "
+            "instead of shuffled rows: its weight per token differs slightly from TRL's step where completions "
+            "differ in length"
         )
     return None
 
@@ -98,7 +126,7 @@ def shared_prompt_logps(
         labels = completion_ids.masked_fill(completion_mask == 0, -100)
         outputs = model(
             input_ids=tail_ids,
-            attention_mask=attention_mask,
+            attention_mask=attention_mask[:, :-1],  # the cached prompt less its last token, then the tail's tokens
             past_key_values=cache,
             shift_labels=labels,
             fused_lm_head=True,

@@ -89,7 +89,7 @@ def test_rows_not_in_groups_of_equal_prompts_are_left_to_trl(policy):
 def test_settings_where_keeping_groups_together_would_change_the_step():
     from types import SimpleNamespace
 
-    from training.trainer.shared_prompt import shared_prompt_settings
+    from training.trainer.shared_prompt import entropy_bonus_note, shared_prompt_settings
 
     def args(**changes):
         base = {"steps_per_generation": None, "gradient_accumulation_steps": 8, "num_iterations": 1}
@@ -100,3 +100,8 @@ def test_settings_where_keeping_groups_together_would_change_the_step():
     assert "steps_per_generation 16" in shared_prompt_settings(args(steps_per_generation=16))
     assert "num_iterations 2" in shared_prompt_settings(args(num_iterations=2))
     assert "loss_type bnpo normalizes by each micro-batch's tokens" in shared_prompt_settings(args(loss_type="bnpo"))
+    assert "top_entropy_quantile" in shared_prompt_settings(args(top_entropy_quantile=0.8))
+    assert "several processes" in shared_prompt_settings(args(world_size=2))
+    assert entropy_bonus_note(args(entropy_coef=0.0)) is None
+    assert "entropy bonus" in entropy_bonus_note(args(entropy_coef=0.02))
+    assert entropy_bonus_note(args(entropy_coef=0.02, gradient_accumulation_steps=1)) is None

@@ -79,3 +79,14 @@ def test_the_cli_checks_the_trl_version_at_start_up():
     )
     proc = run_cli("-c", code)
     assert proc.returncode == 2 and "but the GRPO trainer overrides private methods of TRL 0.1.*" in proc.stderr
+
+
+def test_trls_prepare_inputs_shuffles_through_the_name_shared_prompt_loss_replaces():
+    """--shared_prompt_loss keeps groups together by replacing trl.trainer.grpo_trainer.shuffle_sequence_dict while
+    TRL's _prepare_inputs runs: a TRL that shuffles another way would silently scatter the groups again."""
+    import trl.trainer.grpo_trainer as trl_grpo
+    from trl import GRPOTrainer
+
+    prepare = inspect.unwrap(GRPOTrainer._prepare_inputs)  # under TRL's profiling decorator
+    assert "shuffle_sequence_dict" in prepare.__code__.co_names
+    assert callable(trl_grpo.shuffle_sequence_dict)
