@@ -37,10 +37,11 @@
 #                 over again: in batch 28 most of the groups without reward variance came from the problems without a
 #                 slip (random cuts). c6s-only-score: stages 1-6. Rule: as c6s's (the higher of the two is the arm).
 # PART=c6s-only-sp  c6s-only with --shared_prompt_loss (new in session 23): the loss pass computes each group's
-#                 prompt once (the same numbers, tests/training/trainer/test_shared_prompt.py), so a step should cost
+#                 prompt once (the same numbers up to rounding, tests/training/trainer/test_shared_prompt.py; the
+#                 entropy bonus, a mean per micro-batch, weighs tokens slightly differently), so a step should cost
 #                 far less than c6-slip's 17 s, of which ~11 went outside generation; more steps in the same 5
 #                 minutes. Its first GPU run: report seconds a step and peak memory (the pass runs without activation
-#                 checkpointing) beside c6s-only's. c6s-only-sp-score: stages 1-6.
+#                 checkpointing; ~13 GB estimated) beside c6s-only's. c6s-only-sp-score: stages 1-6.
 # PART=n6-more    the equal-minutes arm: n6-long, then 7 more minutes of stage 6's help (at most 850 steps, problem
 #                 seed 1: texts the first 1,500 steps did not draw). n6-more-score: validation, stages 1-6.
 # PART=ml-more    item 2: n6-more with max_length 6144 instead of 3072 (8 rows a micro-batch, 2 accumulated: the same 16
