@@ -14,12 +14,15 @@ second.
 """
 
 import argparse
-import gzip
 import io
 import json
 import statistics
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from anywhere
+from scripts.summarize_runs import read_jsonl  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 STAGE_WORDS = {1: 10, 2: 25, 3: 50, 4: 100, 5: 200, 6: 500}
@@ -376,13 +379,10 @@ def read_json(path: Path) -> dict | None:
 
 
 def read_metrics(folder: Path) -> tuple[list[dict], Path | None]:
-    for name in ("metrics.jsonl", "metrics.jsonl.gz"):
-        path = folder / name
-        if path.is_file():
-            opener = gzip.open if name.endswith(".gz") else open
-            with opener(path, "rt") as handle:
-                return [json.loads(line) for line in handle if line.strip()], path
-    return [], None
+    """A run's per-step metrics (``read_jsonl``: the file or its gzipped copy) and the file they came from."""
+    plain = folder / "metrics.jsonl"
+    path = next((p for p in (plain, plain.with_name(plain.name + ".gz")) if p.is_file()), None)
+    return read_jsonl(plain), path
 
 
 class Results:

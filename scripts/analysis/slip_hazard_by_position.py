@@ -13,17 +13,12 @@ embedded model's tokenizer; no GPU.
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import statistics
+import sys
 from pathlib import Path
 
-
-def read_rows(folder: Path) -> list[dict]:
-    plain, packed = folder / "problems.jsonl", folder / "problems.jsonl.gz"
-    handle = gzip.open(packed, "rt") if packed.exists() else plain.open()
-    with handle:
-        return [json.loads(line) for line in handle]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from anywhere
+from scripts.summarize_runs import read_jsonl  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -54,7 +49,7 @@ def main(argv: list[str] | None = None) -> None:
     print("| folder | " + " | ".join(names) + " | score, row fits | score, row longer |")
     print("| --- " * (len(bands) + 3) + "|")
     for folder in args.folders:
-        rows = [r for r in read_rows(folder) if r["task"] == args.task and r["label"] == "trained"]
+        rows = [r for r in read_jsonl(folder / "problems.jsonl") if r["task"] == args.task and r["label"] == "trained"]
         if not rows:
             print(f"| {folder} | no answer of the trained adapter to {args.task} |")
             continue

@@ -171,10 +171,8 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     hold_run_lock(output_dir)  # one run per folder: a second one stops here, naming the first's pid
     run_name = sft_args.run_name or output_dir.name
     words = parse_words(args.words)
-    size = (
-        args.problems
-        or sft_args.max_steps * sft_args.per_device_train_batch_size * sft_args.gradient_accumulation_steps
-    )
+    per_step = sft_args.per_device_train_batch_size * sft_args.gradient_accumulation_steps  # an optimizer step's rows
+    size = args.problems or sft_args.max_steps * per_step
     if size <= 0:
         raise RecipeError("set --max_steps (the warm start draws max_steps x batch problems)")
     task_list = warm_start_tasks(args)
@@ -184,7 +182,6 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         if len(task_list) > 1
         else f"{task_list[0].name} problems"
     )
-    per_step = sft_args.per_device_train_batch_size * sft_args.gradient_accumulation_steps  # an optimizer step's rows
     report(
         f"warm start {run_name}: {sft_args.max_steps} steps x {per_step} {rows}, {size} {what}, output {output_dir}/"
     )

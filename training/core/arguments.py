@@ -308,13 +308,12 @@ class RunArguments:
             raise RecipeError(str(exc)) from None
         if self.register_weights:
             parse_register_weights(self.register_weights)  # a typo stops the run now, not after loading
-        for flag in FRACTION_FLAGS:
-            parse_fraction(flag, getattr(self, flag))
+        # each share parsed once: a typo stops the run now, and the shares set are named below
+        shares = [f"--{flag}" for flag in FRACTION_FLAGS if parse_fraction(flag, getattr(self, flag))]
         if self.continuation_slips_only and not self.continuation_cuts:
             raise RecipeError(
                 "--continuation_slips_only trains on the problems --continuation_cuts names: give --continuation_cuts"
             )
-        shares = [f"--{flag}" for flag in FRACTION_FLAGS if parse_fraction(flag, getattr(self, flag))]
         if self.continuation_cuts and shares:
             raise RecipeError(
                 f"--continuation_cuts places cuts at slips on the plain train problems, and {' and '.join(shares)} "

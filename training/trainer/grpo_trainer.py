@@ -395,9 +395,10 @@ class ObservedGRPOTrainer(GRPOTrainer):
             from training.trainer.shared_prompt import shared_prompt_logps
 
             chunk = batch_size or input_ids.size(0)
+            starts = range(0, input_ids.size(0), chunk)
             parts = []
             with self.accelerator.autocast():
-                for start in range(0, input_ids.size(0), chunk):
+                for start in starts:
                     part = shared_prompt_logps(
                         model,
                         input_ids[start : start + chunk],
@@ -408,16 +409,16 @@ class ObservedGRPOTrainer(GRPOTrainer):
                     if part is None:
                         break
                     parts.append(part)
-            if len(parts) != -(-input_ids.size(0) // chunk) and not self._shared_prompt_fell_back:
+            if len(parts) == len(starts):  # every chunk in groups
+                logps = torch.cat([logps for logps, _ in parts])
+                entropies = torch.cat([entropy for _, entropy in parts]) if compute_entropy else None
+                return logps, entropies, None
+            if not self._shared_prompt_fell_back:
                 self._shared_prompt_fell_back = True  # said once a run
                 logger.warning(
                     "--shared_prompt_loss: a micro-batch's rows are not in groups of equal prompts, so TRL's pass "
                     "scores it (the batch size should be a multiple of num_generations)"
                 )
-            if len(parts) == -(-input_ids.size(0) // chunk):  # every chunk in groups
-                logps = torch.cat([logps for logps, _ in parts])
-                entropies = torch.cat([entropy for _, entropy in parts]) if compute_entropy else None
-                return logps, entropies, None
         return super()._get_per_token_logps_and_entropies(
             model,
             input_ids,
