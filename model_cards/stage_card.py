@@ -77,6 +77,24 @@ def _training_time(summary: dict) -> str:
     return f"{seconds / 60:.1f} minutes (wall clock{', CPU' if device == 'cpu' else ''})"
 
 
+def _help_text(summary: dict, minutes: bool) -> str | None:
+    """The card's "supervised help" cell: the help's recipe and steps (and ``minutes``), or of a help of several parts
+    (``parts`` in its record, training/core/format_start.py) each part's in turn, minutes included; None without one."""
+    helped = summary.get("supervised_help")
+    if not isinstance(helped, dict):
+        return None
+
+    def part(record: dict, minutes: bool) -> str:
+        text = f"`training/recipes/{Path(str(record.get('recipe'))).stem}.yaml`, {record.get('steps')} steps"
+        seconds = record.get("wall_seconds")
+        return text + (f", {seconds / 60:.1f} minutes" if minutes and seconds is not None else "")
+
+    parts = helped.get("parts") or [helped]
+    if len(parts) == 1:
+        return part(parts[0], minutes)
+    return f"{len(parts)} parts, each continuing the one before: " + "; then ".join(part(p, True) for p in parts)
+
+
 def _rewards(summary: dict) -> str:
     keys = ("reward_first", "reward_last", "reward_best", "reward_best_step")
     if any(summary.get(k) is None for k in keys):
@@ -194,7 +212,8 @@ def render_stage_card(
         if trained
         else None,
     )
-    init = summary.get("init_adapter")
+    helped = summary.get("supervised_help")
+    init = helped.get("from") if isinstance(helped, dict) else summary.get("init_adapter")  # the help's start
     start = (provenance or {}).get("started_from") or (
         f"stage {stage - 1}'s final adapter (`{Path(init).parent.name}/final`)"
         if init and stage > 1
@@ -235,5 +254,5 @@ def render_stage_card(
         provenance=provenance,
         made=_made(provenance, stage, words) if provenance else [],
         help_only=summary.get("max_steps") == 0 and bool(summary.get("supervised_help")),
-        help_recipe=Path(str((summary.get("supervised_help") or {}).get("recipe"))).stem,
+        help_text=_help_text(summary, minutes=summary.get("max_steps") != 0),  # alone, its time is the stage's
     )

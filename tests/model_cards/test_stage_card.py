@@ -144,3 +144,48 @@ def test_a_stage_of_its_supervised_help_alone_says_so_and_shows_no_grpo_settings
     assert "| training time | 7.1 GPU minutes on one NVIDIA H200 (wall clock) |" in text
     assert "| started from | stage 3's final adapter (`stage-3/final`) |" in text
     assert "learning rate" not in text and "reward (first" not in text
+
+
+def test_a_help_of_several_parts_names_each_part_and_its_minutes(stage_root):
+    """A help of two parts (``supervised_help: a,b``): the card names each part's recipe, steps and minutes, alone
+    (max_steps 0: still "supervised fine-tuning alone", the parts' total as the training time) or before GRPO."""
+    from pathlib import Path
+
+    from model_cards.stage_card import render_stage_card
+    from training.cli.train import help_only_summary
+    from training.core.format_start import combined_help_record
+
+    parts = [
+        {
+            "recipe": f"/x/training/recipes/{name}.yaml",
+            "adapter": f"/r/stage-6/{folder}/final",
+            "from": start,
+            "steps": steps,
+            "wall_seconds": seconds,
+            "device": "NVIDIA H100 80GB HBM3",
+        }
+        for name, folder, start, steps, seconds in (
+            ("sft-stage-6-help-long-texts", "supervised-help", "/r/stage-5/final", 1500, 786.0),
+            ("sft-stage-6-help-identifiers", "supervised-help-2", "/r/stage-6/supervised-help/final", 613, 430.0),
+        )
+    ]
+    record = combined_help_record(parts)
+    row = (
+        "2 parts, each continuing the one before: `training/recipes/sft-stage-6-help-long-texts.yaml`, 1500 steps, "
+        "13.1 minutes; then `training/recipes/sft-stage-6-help-identifiers.yaml`, 613 steps, 7.2 minutes |"
+    )
+    summary = help_only_summary("stage-6", "stage-6", "tiny-random-llama", record, Path("/r/stage-6/final"), {})
+    text = render_stage_card(summary, license="apache-2.0", **REPOS).text
+    assert "by supervised fine-tuning alone: its recipe runs no GRPO step" in text and "with GRPO" not in text
+    assert f"| supervised help | {row}" in text
+    assert "| training time | 20.3 GPU minutes on one NVIDIA H100 80GB HBM3 (wall clock) |" in text
+    assert "| started from | stage 5's final adapter (`stage-5/final`) |" in text
+
+    grpo = StageRun.find(1, stage_root / "runs", stage_root / "results").summary
+    text = render_stage_card({**grpo, "task": "stage-6", "supervised_help": record}, license="apache-2.0", **REPOS).text
+    assert f"| supervised help before GRPO | {row}" in text and "| learning rate |" in text
+    assert "| started from | stage 5's final adapter (`stage-5/final`) |" in text  # not the help's, GRPO's start
+    text = render_stage_card({**grpo, "supervised_help": parts[0]}, license="apache-2.0", **REPOS).text
+    single = "`training/recipes/sft-stage-6-help-long-texts.yaml`, 1500 steps, 13.1 minutes |"
+    assert f"| supervised help before GRPO | {single}" in text
+    assert "supervised help" not in render_stage_card(grpo, license="apache-2.0", **REPOS).text

@@ -250,7 +250,8 @@ def recipe_record(run_args: RunArguments) -> dict:
 
 def help_only_summary(run_name: str, task: str, model: str, help_record: dict, final: Path, recipe: dict) -> dict:
     """summary.json of a stage of ``max_steps: 0``: the stage is its supervised help (``help_record``, as
-    ``run_supervised_help`` returns it), whose time and device are the stage's; the model card reads it as such."""
+    ``run_supervised_help`` returns it: of several parts, their totals), whose time and device are the stage's; the
+    model card reads it as such."""
     return {
         "run": run_name,
         "task": task,
@@ -296,7 +297,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     from training.callbacks.run_eta import RunEta
     from training.callbacks.run_metrics import MetricsFile
     from training.callbacks.weight_average import WeightAverage
-    from training.core.format_start import names_recipe, run_format_start, run_supervised_help
+    from training.core.format_start import help_parts, names_recipe, run_format_start, run_supervised_help
     from training.core.run_lock import hold_run_lock
     from training.core.run_task import task_for
     from training.core.tracking_run import name_tracking_run
@@ -333,13 +334,16 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     report_to = (
         ",".join(grpo_args.report_to) if isinstance(grpo_args.report_to, list) else grpo_args.report_to
     ) or "none"
+    helped = names_recipe(run_args.supervised_help) and checkpoint is None
+    if helped:
+        help_parts(run_args.supervised_help)  # every part's recipe found and bounded before anything trains
     format_start = None
     if adapter is None and checkpoint is None and names_recipe(run_args.format_start) and not run_args.init_adapter:
         adapter, format_start = run_format_start(
             run_args.format_start, model_args.model_name_or_path, output_dir, report_to
         )
     supervised_help = None
-    if names_recipe(run_args.supervised_help) and checkpoint is None:
+    if helped:
         adapter, supervised_help = run_supervised_help(
             run_args.supervised_help, model_args.model_name_or_path, output_dir, report_to, adapter
         )

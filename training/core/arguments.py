@@ -158,7 +158,9 @@ class RunArguments:
         metadata={
             "help": "a supervised recipe (training/recipes/NAME.yaml, with a max_train_minutes guard) that continues "
             "the stage's start adapter (the previous stage's final one, or --init_adapter) before GRPO: a later "
-            "stage's own bounded help, reported in summary.json (training/core/format_start.py); skipped on resume"
+            "stage's own bounded help, reported in summary.json (training/core/format_start.py); skipped on resume; "
+            "or several, comma-separated (a,b: b continues a's final adapter, in supervised-help-2/), each with its "
+            "guard; none: off"
         },
     )
     reward_funcs: list[str] | None = field(

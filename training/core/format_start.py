@@ -8,7 +8,10 @@ rerun reuses its adapter. An explicit start (``--init_adapter``, ``base`` includ
 
 A later stage's help is ``supervised_help``: a supervised recipe bounded in time that continues the stage's start
 adapter (the previous stage's final one, or ``--init_adapter``) into ``<output_dir>/supervised-help/`` before GRPO,
-reported and reused the same way; only a resumed run skips it.
+reported and reused the same way; only a resumed run skips it. It may list several recipes, comma-separated
+(``supervised_help: a,b``): part k continues part k-1's final adapter in ``<output_dir>/supervised-help-k/`` (part 1
+keeps ``supervised-help/``), each bounded in time; a name may repeat (that part trains its recipe again, on from the
+part before).
 """
 
 from __future__ import annotations
@@ -57,23 +60,86 @@ def run_format_start(name: str, model: str, output_dir: Path, report_to: str) ->
     )
 
 
+def help_parts(value: str) -> list[tuple[str, Path]]:
+    """The (name, recipe file) of each part a ``supervised_help`` value lists, in order (comma-separated, spaces around
+    commas ignored), every one checked before anything trains: it exists and bounds itself in time
+    (``max_train_minutes``). An empty part ("a,,b") is an error; a repeated name is a part like any other."""
+    names = [name.strip() for name in value.split(",")]
+    if not all(names):
+        raise RecipeError(f"supervised_help {value!r}: an empty part; list recipe names separated by commas (a,b)")
+    parts = []
+    for number, name in enumerate(names, 1):
+        key = "supervised_help" if len(names) == 1 else f"supervised_help part {number} of {len(names)}"
+        recipe = format_start_recipe(name, key=key)
+        if read_recipe(recipe).get("max_train_minutes") in (None, "", 0):
+            raise RecipeError(
+                f"{key} {name!r}: its recipe ({recipe}) sets no max_train_minutes; a stage's supervised help "
+                "is bounded in time (issue 17), so that the stage reports what GRPO adds on top of a known budget"
+            )
+        parts.append((name, recipe))
+    return parts
+
+
+def help_folder(number: int) -> str:
+    """The folder under the run's output_dir of the help's part ``number`` (from 1): supervised-help/,
+    supervised-help-2/, ..."""
+    return HELP_FOLDER if number == 1 else f"{HELP_FOLDER}-{number}"
+
+
 def run_supervised_help(name: str, model: str, output_dir: Path, report_to: str, start: Path | None):
     """(the adapter GRPO starts from, the help's record): the stage's supervised help (``supervised_help``), which
     continues ``start`` (the previous stage's final adapter, or ``--init_adapter``; None: a fresh adapter) in
-    ``<output_dir>/supervised-help/``. Its recipe must bound it in time (``max_train_minutes``)."""
-    recipe = format_start_recipe(name, key="supervised_help")
-    if read_recipe(recipe).get("max_train_minutes") in (None, "", 0):
-        raise RecipeError(
-            f"supervised_help {name!r}: its recipe ({recipe}) sets no max_train_minutes; a stage's supervised help "
-            "is bounded in time (issue 17), so that the stage reports what GRPO adds on top of a known budget"
+    ``<output_dir>/supervised-help/``. Its recipe must bound it in time (``max_train_minutes``). A list of recipes
+    trains part after part (``help_parts``, ``help_folder``); its record is ``combined_help_record``'s."""
+    parts = help_parts(name)
+    records = []
+    for number, (_, recipe) in enumerate(parts, 1):
+        label = "supervised help" if len(parts) == 1 else f"supervised help part {number} of {len(parts)}"
+        what = f"continuing {start}/" if start else "a fresh adapter"
+        rest = ",".join(n for n, _ in parts[number:]) or "none"
+        then = "GRPO starts from" if number == len(parts) else f"part {number + 1} continues"
+        start, record = _run_supervised(
+            recipe, model, output_dir / help_folder(number), report_to, start, label, what, rest, then
         )
-    what = f"continuing {start}/" if start else "a fresh adapter"
-    return _run_supervised(recipe, model, output_dir / HELP_FOLDER, report_to, start, "supervised help", what)
+        records.append(record)
+    return start, records[0] if len(records) == 1 else combined_help_record(records)
 
 
-def _run_supervised(recipe: Path, model: str, folder: Path, report_to: str, start: Path | None, label: str, what: str):
+def combined_help_record(records: list[dict]) -> dict:
+    """The record of a help of several parts: a single help's keys over the whole (the recipes comma-joined, the
+    last part's adapter, the first part's start, steps and seconds summed, the devices), and ``parts``, each part's
+    own record in order."""
+
+    def total(key: str):
+        values = [r.get(key) for r in records]
+        return None if any(v is None for v in values) else sum(values)
+
+    devices = [r["device"] for r in records if r.get("device")]
+    return {
+        "recipe": ",".join(r["recipe"] for r in records),
+        "adapter": records[-1]["adapter"],
+        "from": records[0]["from"],
+        "steps": total("steps"),
+        "wall_seconds": total("wall_seconds"),
+        "device": ", ".join(dict.fromkeys(devices)) or None,
+        "parts": records,
+    }
+
+
+def _run_supervised(
+    recipe: Path,
+    model: str,
+    folder: Path,
+    report_to: str,
+    start: Path | None,
+    label: str,
+    what: str,
+    rest: str | None = None,
+    then: str = "GRPO starts from",
+):
     """Train ``recipe`` (training.cli.warm_start, a child process) into ``folder`` from ``start``, or reuse what an
-    earlier attempt left there; (its final adapter, its record)."""
+    earlier attempt left there; (its final adapter, its record). ``rest``: for a help's part, the ``supervised_help``
+    the run takes after it is trained by hand (the parts after it, or none); ``then``: what goes on from it."""
     final, summary_file = folder / "final", folder / "results" / "summary.json"
     if (final / "adapter_config.json").is_file() and summary_file.is_file():
         trained_from = json.loads(summary_file.read_text()).get("init_adapter")
@@ -87,7 +153,7 @@ def _run_supervised(recipe: Path, model: str, folder: Path, report_to: str, star
     else:
         if int(os.environ.get("WORLD_SIZE", "1")) > 1:
             init = f" INIT_ADAPTER={start}" if start else ""
-            off = " and --supervised_help none" if folder.name == HELP_FOLDER else ""
+            off = f" and --supervised_help {rest}" if rest else ""
             raise RecipeError(
                 f"the {label} ({recipe}) runs in one process: train it first with `make warm-start "
                 f"RECIPE={recipe.stem}{init}`, then pass INIT_ADAPTER=runs/{recipe.stem}/final{off}"
@@ -107,7 +173,7 @@ def _run_supervised(recipe: Path, model: str, folder: Path, report_to: str, star
             )
         if code != 0 or not (final / "adapter_config.json").is_file():
             raise RecipeError(f"the {label} failed (exit code {code}): its output is above")
-        report(f"{label} done in {time.time() - started:.0f} s: GRPO starts from {final}/")
+        report(f"{label} done in {time.time() - started:.0f} s: {then} {final}/")
     summary = json.loads(summary_file.read_text())
     record = {
         "recipe": str(recipe),

@@ -19,6 +19,7 @@ from tests.conftest import REPO_ROOT, run_cli
 from tests.training.tiny_run import TINY_RUN
 from training.callbacks.completion_log import read_completion_log
 from training.callbacks.run_metrics import read_metric_lines, read_metrics
+from training.core.arguments import RecipeError
 
 
 def train_args(out: Path, *extra: str) -> list[str]:
@@ -226,8 +227,9 @@ def test_collapse_guard_stops_a_run_whose_generations_are_all_identical(tiny_mod
 @pytest.mark.long
 def test_stage_1_trains_its_format_start_first_and_a_supervised_help_continues_it(tiny_model_dir, tmp_path):
     """A fresh stage 1 runs the supervised recipe it names (format_start) before GRPO; a stage's supervised_help
-    then continues that start; both are reported in summary.json (run_format_start and run_supervised_help
-    themselves: tests/training/core/test_format_start.py)."""
+    then continues that start, here in two parts (the same recipe twice, the second from the first's final adapter);
+    all are reported in summary.json (run_format_start and run_supervised_help themselves:
+    tests/training/core/test_format_start.py)."""
     from training.core.arguments import RECIPES_DIR
 
     recipe = tmp_path / "tiny-format-start.yaml"
@@ -237,16 +239,24 @@ def test_stage_1_trains_its_format_start_first_and_a_supervised_help_continues_i
     )
     fresh = [a for a in train_args(tmp_path, "--max_steps", "1") if a not in ("--init_adapter", "base")]
     assert "--init_adapter" not in fresh  # TINY_GRPO's explicit fresh start taken out: the recipe's default applies
-    proc = run_cli(*fresh, "--format_start", str(recipe), "--supervised_help", str(recipe))
+    proc = run_cli(*fresh, "--format_start", str(recipe), "--supervised_help", f"{recipe},{recipe}")
     assert proc.returncode == 0, proc.stderr[-3000:]
     start = tmp_path / "run" / "format-start" / "final"
-    helped = tmp_path / "run" / "supervised-help" / "final"
+    one, helped = tmp_path / "run" / "supervised-help" / "final", tmp_path / "run" / "supervised-help-2" / "final"
     assert "format start: a fresh adapter learns the answer's form first" in proc.stdout
-    assert f"supervised help: continuing {start}/" in proc.stdout and f"GRPO starts from {helped}/" in proc.stdout
+    assert f"supervised help part 1 of 2: continuing {start}/" in proc.stdout and f"continues {one}/" in proc.stdout
+    assert f"supervised help part 2 of 2: continuing {one}/" in proc.stdout
+    assert f"GRPO starts from {helped}/" in proc.stdout
     summary = json.loads((tmp_path / "results" / "summary.json").read_text())
     assert summary["init_adapter"] == str(helped) and summary["format_start"]["steps"] == 2
     assert summary["format_start"]["recipe"] == str(recipe) and summary["format_start"]["wall_seconds"] > 0
-    assert summary["supervised_help"]["from"] == str(start) and summary["supervised_help"]["steps"] == 2
+    helped_record = summary["supervised_help"]
+    assert (
+        helped_record["from"] == str(start) and helped_record["steps"] == 4 and helped_record["adapter"] == str(helped)
+    )
+    assert [p["from"] for p in helped_record["parts"]] == [str(start), str(one)]
+    second = json.loads((helped.parent / "results" / "summary.json").read_text())  # the real child's own record
+    assert second["init_adapter"] == str(one) and second["global_step"] == 2
 
 
 def test_a_stage_of_max_steps_0_is_its_supervised_help_alone(tiny_model_dir, tmp_path):
@@ -277,6 +287,64 @@ def test_a_stage_of_max_steps_0_is_its_supervised_help_alone(tiny_model_dir, tmp
     _fails_before_loading(proc)
     assert "--max_steps 0 runs no GRPO step, so the stage is its supervised help alone" in proc.stderr
     assert "format start" not in proc.stdout and not (tmp_path / "bare" / "run" / "format-start").exists()
+
+
+def _stage_with_help_parts(tmp_path, monkeypatch, help_list: str, *extra: str):
+    """train() in this process, a stage of max_steps 0 whose help is ``help_list``, its supervised children replaced
+    by tests/training/fake_warm_start.py's stand-in (returned: the calls it got); the exit code or the error."""
+    from tests.training.fake_warm_start import FakeWarmStart
+    from training.cli.train import train
+    from training.core.arguments import parse_run_arguments
+
+    fake = FakeWarmStart()
+    monkeypatch.setattr("training.core.format_start.run_child_until_stopped", fake)
+    args = train_args(tmp_path, "--max_steps", "0", "--supervised_help", help_list, *extra)[2:]  # no -m ...
+    try:
+        return fake, train(*parse_run_arguments(args))
+    except RecipeError as exc:
+        return fake, exc
+
+
+def test_a_stage_whose_help_has_two_parts_trains_them_in_turn_and_reports_both(tiny_model_dir, tmp_path, monkeypatch):
+    """``--supervised_help a,b`` on a stage of max_steps 0: b continues a's final adapter, the stage's final adapter is
+    b's, and summary.json holds the help's totals and each part (the model card's side: test_stage_card.py)."""
+    from training.core.arguments import RECIPES_DIR
+
+    recipes = []
+    for name, steps in (("part-a", 3), ("part-b", 5)):
+        recipes.append(tmp_path / f"{name}.yaml")
+        recipes[-1].write_text(f"base: {RECIPES_DIR / 'sft-format-start.yaml'}\nmax_steps: {steps}\n")
+    fake, code = _stage_with_help_parts(tmp_path, monkeypatch, f"{recipes[0]}, {recipes[1]}")
+    assert code == 0
+    run = tmp_path / "run"
+    one, two = run / "supervised-help" / "final", run / "supervised-help-2" / "final"
+    assert fake.calls == [(str(recipes[0]), one.parent, None), (str(recipes[1]), two.parent, str(one))]
+    weights = "adapter_model.safetensors"
+    assert (run / "final" / weights).read_text() == (two / weights).read_text() == f"{recipes[1]} from {one}\n"
+    summary = json.loads((tmp_path / "results" / "summary.json").read_text())
+    helped = summary["supervised_help"]
+    assert helped["recipe"] == f"{recipes[0]},{recipes[1]}" and helped["adapter"] == str(two)
+    assert (helped["steps"], helped["wall_seconds"], summary["wall_seconds"]) == (8, 48.0, 48.0)
+    assert [(p["recipe"], p["from"], p["steps"]) for p in helped["parts"]] == [
+        (str(recipes[0]), None, 3),
+        (str(recipes[1]), str(one), 5),
+    ]
+
+
+def test_a_stage_checks_every_part_of_its_help_before_anything_trains(tiny_model_dir, tmp_path, monkeypatch):
+    """A fresh stage 1 trains its format start first: a help part with no recipe, or none bounded in time, stops
+    the run before it."""
+    from training.core.arguments import RECIPES_DIR
+
+    recipe = tmp_path / "tiny.yaml"
+    recipe.write_text(f"base: {RECIPES_DIR / 'sft-format-start.yaml'}\nmax_steps: 2\n")
+    unbounded = tmp_path / "unbounded.yaml"
+    unbounded.write_text(f"base: {recipe}\nmax_train_minutes: null\n")
+    fresh = ("--init_adapter", "", "--format_start", str(recipe))  # no explicit start: the format start trains
+    for case, (second, message) in enumerate((("no-such-recipe", "no recipe"), (str(unbounded), "no max_train_min"))):
+        fake, error = _stage_with_help_parts(tmp_path / str(case), monkeypatch, f"{recipe},{second}", *fresh)
+        assert isinstance(error, RecipeError) and f"supervised_help part 2 of 2 '{second}'" in str(error)
+        assert message in str(error) and fake.calls == []
 
 
 def test_a_later_stage_needs_the_stage_before_or_an_adapter(tmp_path):

@@ -38,6 +38,7 @@ def test_every_recipe_parses():
         "sft-stage-5-help-long-texts",
         "sft-stage-5-help-long",
         "sft-stage-6-help-8m",
+        "sft-stage-6-help-identifiers",
         "sft-stage-6-help-long-texts",
         "sft-stage-6-help-long",
         *[f"stage-{n}" for n in range(1, 7)],

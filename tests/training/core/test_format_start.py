@@ -70,3 +70,111 @@ def test_a_stage_supervised_help_continues_its_start_and_is_bounded(tiny_model_d
         run_supervised_help(str(unbounded), "tiny-random-llama", tmp_path / "other", "none", start)
     with pytest.raises(RecipeError, match="supervised_help 'no-such-recipe': no recipe"):
         run_supervised_help("no-such-recipe", "tiny-random-llama", tmp_path / "other", "none", start)
+
+
+def _help_recipe(folder, name: str, steps: int, minutes: str = "1"):
+    """A help recipe over sft-format-start (``steps`` steps, bounded by ``minutes``; "null": unbounded)."""
+    recipe = folder / f"{name}.yaml"
+    recipe.write_text(
+        f"base: {RECIPES_DIR / 'sft-format-start.yaml'}\nmax_steps: {steps}\nmax_train_minutes: {minutes}\n"
+    )
+    return recipe
+
+
+@pytest.fixture
+def fake_child(monkeypatch):
+    """The help's child processes replaced by tests/training/fake_warm_start.py's stand-in."""
+    from tests.training.fake_warm_start import FakeWarmStart
+
+    fake = FakeWarmStart()
+    monkeypatch.setattr("training.core.format_start.run_child_until_stopped", fake)
+    return fake
+
+
+def test_a_help_of_two_parts_trains_them_in_turn_each_from_the_one_before(tmp_path, fake_child, capsys, monkeypatch):
+    """``supervised_help: a, b``: a continues the stage's start in supervised-help/, b continues a's final adapter in
+    supervised-help-2/; the record keeps a single help's keys over the whole and each part's own under parts."""
+    from training.core.format_start import run_supervised_help
+
+    first, second = _help_recipe(tmp_path, "first", 3), _help_recipe(tmp_path, "second", 5)
+    start, run = tmp_path / "stage-5" / "final", tmp_path / "stage-6"
+    monkeypatch.setenv("WORLD_SIZE", "2")  # by hand, part by part: after the first, the run names the rest
+    with pytest.raises(RecipeError, match=f"INIT_ADAPTER=runs/first/final and --supervised_help {second}$"):
+        run_supervised_help(f"{first},{second}", "tiny-random-llama", run, "none", start)
+    monkeypatch.delenv("WORLD_SIZE")
+    adapter, record = run_supervised_help(f"{first} , {second}", "tiny-random-llama", run, "none", start)
+    one, two = run / "supervised-help" / "final", run / "supervised-help-2" / "final"
+    assert fake_child.calls == [
+        (str(first), run / "supervised-help", str(start)),
+        (str(second), run / "supervised-help-2", str(one)),
+    ]
+    assert adapter == two
+    parts = [
+        {"recipe": str(first), "adapter": str(one), "from": str(start), "steps": 3, "wall_seconds": 18.0},
+        {"recipe": str(second), "adapter": str(two), "from": str(one), "steps": 5, "wall_seconds": 30.0},
+    ]
+    assert record == {
+        "recipe": f"{first},{second}",
+        "adapter": str(two),
+        "from": str(start),
+        "steps": 8,
+        "wall_seconds": 48.0,
+        "device": "cpu",
+        "parts": [{**part, "device": "cpu"} for part in parts],
+    }
+    out = capsys.readouterr().out
+    assert f"supervised help part 1 of 2: continuing {start}/" in out and f"part 2 continues {one}/" in out
+    assert f"supervised help part 2 of 2: continuing {one}/" in out and f"GRPO starts from {two}/" in out
+
+
+def test_a_help_interrupted_between_parts_reuses_the_first_and_trains_the_second(tmp_path, fake_child, capsys):
+    """A rerun after part 2 failed reuses part 1 and trains part 2 from it; a part whose folder holds an adapter
+    trained from another start than the part before's final one stops the run."""
+    from training.core.format_start import run_supervised_help
+
+    first, second = _help_recipe(tmp_path, "first", 3), _help_recipe(tmp_path, "second", 5)
+    start, run = tmp_path / "stage-5" / "final", tmp_path / "stage-6"
+    help_list = f"{first},{second}"
+    fake_child.fail = ("second",)
+    with pytest.raises(RecipeError, match="the supervised help part 2 of 2 failed"):
+        run_supervised_help(help_list, "tiny-random-llama", run, "none", start)
+    fake_child.fail, fake_child.calls = (), []
+    adapter, record = run_supervised_help(help_list, "tiny-random-llama", run, "none", start)
+    one = run / "supervised-help" / "final"
+    assert fake_child.calls == [(str(second), run / "supervised-help-2", str(one))]  # part 1 not trained again
+    assert f"supervised help part 1 of 2: reusing {one}/" in capsys.readouterr().out
+    assert [p["steps"] for p in record["parts"]] == [3, 5] and adapter == run / "supervised-help-2" / "final"
+
+    fake_child.calls = []
+    again = run_supervised_help(help_list, "tiny-random-llama", run, "none", start)
+    assert again == (adapter, record) and fake_child.calls == []
+    summary = run / "supervised-help-2" / "results" / "summary.json"  # as if part 2 had continued another adapter
+    summary.write_text(summary.read_text().replace(str(one), str(start)))
+    with pytest.raises(
+        RecipeError, match=f"supervised-help-2/ holds a supervised help part 2 of 2 trained from {start}"
+    ):
+        run_supervised_help(help_list, "tiny-random-llama", run, "none", start)
+
+
+def test_every_part_of_a_help_is_checked_before_any_trains(tmp_path, fake_child):
+    """A missing, unbounded or empty part stops the help before its first part trains, naming the part."""
+    from training.core.format_start import help_parts, run_supervised_help
+
+    first = _help_recipe(tmp_path, "first", 3)
+    unbounded = _help_recipe(tmp_path, "unbounded", 3, minutes="null")
+    cases = [
+        (f"{first},no-such-recipe", "supervised_help part 2 of 2 'no-such-recipe': no recipe"),
+        (f"{first}, {unbounded}", f"supervised_help part 2 of 2 '{unbounded}': its recipe .* sets no max_train_min"),
+        (f"{first},,{first}", "an empty part"),
+        (f"{first},", "an empty part"),
+    ]
+    for value, message in cases:
+        with pytest.raises(RecipeError, match=message):
+            run_supervised_help(value, "tiny-random-llama", tmp_path / "run", "none", None)
+    assert fake_child.calls == [] and not (tmp_path / "run").exists()
+    assert [name for name, _ in help_parts(f"{first},{first}")] == [str(first)] * 2  # a repeated part trains again
+    stage_6 = help_parts("sft-stage-6-help-long-texts, sft-stage-6-help-identifiers")  # both parts bounded in time
+    assert [recipe.name for _, recipe in stage_6] == [
+        "sft-stage-6-help-long-texts.yaml",
+        "sft-stage-6-help-identifiers.yaml",
+    ]
