@@ -67,13 +67,20 @@ def _score(row) -> str:
     return f"{row.score:.3f}" + (" (partial credit)" if row.nw_score is None else "")
 
 
+def _on_devices(device: str) -> str:
+    """``one DEVICE``, or, for the devices of a help of several parts (``combined_help_record`` joins them with
+    ", "), ``DEVICE_1, then DEVICE_2``: each part ran on one GPU."""
+    devices = device.split(", ")
+    return f"one {devices[0]}" if len(devices) == 1 else "one " + ", then one ".join(devices)
+
+
 def _training_time(summary: dict) -> str:
     seconds = summary.get("wall_seconds")
     if seconds is None:
         return "not recorded"
     device = summary.get("device")
     if device and device != "cpu":
-        return f"{seconds / 60:.1f} GPU minutes on one {device} (wall clock)"
+        return f"{seconds / 60:.1f} GPU minutes on {_on_devices(device)} (wall clock)"
     return f"{seconds / 60:.1f} minutes (wall clock{', CPU' if device == 'cpu' else ''})"
 
 
@@ -114,7 +121,7 @@ def curriculum_span(stage: int) -> str:
 def _made(provenance: dict, stage: int, words: int) -> list[tuple[str, str]]:
     """The rows of the card's "How it was made" table, from a shipped adapter's provenance."""
     conversion, weights = provenance["conversion"], provenance["weights"]
-    trained = [provenance.get("trained_on"), provenance.get("device") and f"one {provenance['device']}"]
+    trained = [provenance.get("trained_on"), provenance.get("device") and _on_devices(provenance["device"])]
     if provenance.get("training_minutes") is not None:
         trained.append(f"{provenance['training_minutes']:g} minutes of training (wall clock)")
     size = f"{weights['bytes'] / 1e6:.1f} MB, " if weights.get("bytes") else ""

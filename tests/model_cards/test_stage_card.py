@@ -189,3 +189,21 @@ def test_a_help_of_several_parts_names_each_part_and_its_minutes(stage_root):
     single = "`training/recipes/sft-stage-6-help-long-texts.yaml`, 1500 steps, 13.1 minutes |"
     assert f"| supervised help before GRPO | {single}" in text
     assert "supervised help" not in render_stage_card(grpo, license="apache-2.0", **REPOS).text
+
+
+def test_a_help_whose_parts_ran_on_two_cards_names_both_in_turn():
+    """Parts that ran on different GPUs (the shipped stage 6: an H100, then an H200): the training time names each,
+    in order, not "one NVIDIA H100 80GB HBM3, NVIDIA H200"."""
+    from pathlib import Path
+
+    from model_cards.stage_card import render_stage_card
+    from training.cli.train import help_only_summary
+    from training.core.format_start import combined_help_record
+
+    parts = [
+        {"recipe": "/x/a.yaml", "adapter": "/r/a", "from": None, "steps": 10, "wall_seconds": 60.0, "device": card}
+        for card in ("NVIDIA H100 80GB HBM3", "NVIDIA H200")
+    ]
+    summary = help_only_summary("s6", "stage-6", "tiny", combined_help_record(parts), Path("/r/final"), {})
+    text = render_stage_card(summary, license="apache-2.0", **REPOS).text
+    assert "| training time | 2.0 GPU minutes on one NVIDIA H100 80GB HBM3, then one NVIDIA H200 (wall clock) |" in text
