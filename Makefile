@@ -25,7 +25,7 @@ MODEL ?= smollm2-135m-instruct
 PYTEST_ARGS ?=
 
 .PHONY: help setup corpus model train-stage train-arithmetic test test-all lint clean lock dataset-preview publish-datasets publish-metric \
-	publish-model ship-adapter publish-space publish-base-model publish hub-serve bench-metric bench-train bench-datasets space browser eval warm-start curriculum grpo-curriculum arithmetic-control \
+	publish-model ship-adapter publish-space publish-base-model publish hub-serve bench-metric bench-train bench-datasets space browser eval warm-start curriculum supervised-curriculum arithmetic-control \
 	smoke
 
 help:  ## list the targets
@@ -87,11 +87,11 @@ CHAIN_ARGS ?=
 CHAIN_FLAGS = --launcher="$(TRAIN_LAUNCH)" $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) \
 	$(if $(TRAIN_ARGS),--step_args="$(TRAIN_ARGS)") $(CHAIN_ARGS)
 
-curriculum: $(STAMP)  ## the measured curriculum (training/recipes/chains/curriculum.yaml): 7 supervised phases + GRPO stage 3, then its eval
+curriculum: $(STAMP)  ## the curriculum (training/recipes/chains/curriculum.yaml): make train-stage N=1..6, then the eval of stage 6
 	@$(PY) -m training.cli.curriculum --chain training/recipes/chains/curriculum.yaml $(CHAIN_FLAGS)
 
-grpo-curriculum: $(STAMP)  ## issue 17's GRPO curriculum (training/recipes/chains/grpo-curriculum.yaml): make train-stage N=1..6, then the eval of stage 6
-	@$(PY) -m training.cli.curriculum --chain training/recipes/chains/grpo-curriculum.yaml $(CHAIN_FLAGS)
+supervised-curriculum: $(STAMP)  ## the earlier supervised chain (training/recipes/chains/supervised-curriculum.yaml): 7 SFT phases + GRPO stage 3, then its eval
+	@$(PY) -m training.cli.curriculum --chain training/recipes/chains/supervised-curriculum.yaml $(CHAIN_FLAGS)
 
 arithmetic-control: $(STAMP)  ## the measured arithmetic control (training/recipes/chains/arithmetic-control.yaml): supervised phase, GRPO, then its eval
 	@$(PY) -m training.cli.curriculum --chain training/recipes/chains/arithmetic-control.yaml $(CHAIN_FLAGS)

@@ -364,11 +364,11 @@ SCALE_RUNS = ("sup-2",)
 
 
 def curriculum_steps() -> list[str]:
-    """The runs of `make curriculum` (training/recipes/chains/curriculum.yaml), whose folders results/curriculum/
-    holds."""
+    """The runs of `make supervised-curriculum` (training/recipes/chains/supervised-curriculum.yaml), whose folders
+    results/curriculum/ holds."""
     from training.core.chains import CHAINS_DIR, read_chain
 
-    return [step.run for step in read_chain(CHAINS_DIR / "curriculum.yaml").steps]
+    return [step.run for step in read_chain(CHAINS_DIR / "supervised-curriculum.yaml").steps]
 
 
 # ---------------------------------------------------------------------------------------------------- reading files
@@ -1090,7 +1090,8 @@ def gaps(results: Results, pairs: list[PairFacts]) -> list[str]:
     sup2_test = held_out_scores(results, ["sup-2"]).get("sup-2", [])
     sup2_500 = next((stages.get(6) for split, _, _, stages in sup2_test if split == "test"), None)
     out.append(
-        "- **The supervised-only chain of `make curriculum`, on the corpus of now, at equal minutes.** What exists: "
+        "- **The supervised-only chain of `make supervised-curriculum`, on the corpus of now, at equal minutes.** "
+        "What exists: "
         f"batch 24's sup-1 + sup-2 (its first two phases, {sup_minutes}), scored on test only "
         f"({nw(sup2_500)} at 500 words, `results/grpo/batch-24/scores/sup-2-test/`), and "
         f"the whole chain in `results/curriculum/` ({'no file' if total is None else f'{total:.1f}'} min over its "

@@ -176,7 +176,7 @@ polish() {
   chain_stage $name $stage $start --supervised_help none --learning_rate 3e-5 --weight_average_start 20 \
     --max_train_minutes 5 --max_steps 3000 "$@"
 }
-# supervised_chain_start: make curriculum's first two steps (sft-every-length.yaml, 7 min; then sft-long-weighted.yaml,
+# supervised_chain_start: make supervised-curriculum's first two steps (sft-every-length.yaml, 7 min; then sft-long-weighted.yaml,
 # ~5.5 min) from a fresh adapter into $LAB/runs/sup-1 and sup-2 (item 3's supervised chain); sup-2's adapter back
 supervised_chain_start() {
   mkdir -p $LAB/results/sup-1 $LAB/results/sup-2

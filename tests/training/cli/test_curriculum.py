@@ -18,7 +18,7 @@ def _parse(command: list[str]):
 
 
 def test_the_curriculum_hands_each_adapter_to_the_next_step(tmp_path):
-    chain = read_chain(CHAINS_DIR / "curriculum.yaml")
+    chain = read_chain(CHAINS_DIR / "supervised-curriculum.yaml")
     assert [s.run for s in chain.steps] == [
         "warm-start",
         "warm-start-long",
@@ -52,7 +52,7 @@ def test_the_curriculum_hands_each_adapter_to_the_next_step(tmp_path):
 def test_the_grpo_curriculum_is_make_train_stage_1_to_6_then_the_eval():
     """Each step parses to what `make train-stage N` parses to (recipe stage-N.yaml into runs/stage-N), stage 1 with
     no --init_adapter (so its format start runs) and stage N from runs/stage-(N-1)/final (train-stage's default)."""
-    chain = read_chain(CHAINS_DIR / "grpo-curriculum.yaml")
+    chain = read_chain(CHAINS_DIR / "curriculum.yaml")
     planned = step_commands(chain, REPO_ROOT / "runs", ["python"], None, [])
     assert [run for run, _, _ in planned] == [f"stage-{n}" for n in range(1, 7)] + ["eval"]
     for n, (run, command, _) in enumerate(planned[:-1], start=1):
@@ -70,10 +70,10 @@ def test_the_grpo_curriculum_is_make_train_stage_1_to_6_then_the_eval():
                                   "--stages", "1-6"]  # fmt: skip
 
 
-def test_make_grpo_curriculum_dry_run_and_a_chain_continued_on_another_machine(tmp_path):
-    """`make grpo-curriculum CHAIN_ARGS=--dry_run` prints the six stages and the eval; with runs/stage-1/final
+def test_make_curriculum_dry_run_and_a_chain_continued_on_another_machine(tmp_path):
+    """`make curriculum CHAIN_ARGS=--dry_run` prints the six stages and the eval; with runs/stage-1/final
     carried over (as from another machine), stage 1 is skipped and stage 2 continues that adapter."""
-    command = ["make", "-s", "grpo-curriculum", f"CHAIN_ARGS=--dry_run --runs_dir {tmp_path}"]
+    command = ["make", "-s", "curriculum", f"CHAIN_ARGS=--dry_run --runs_dir {tmp_path}"]
     proc = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     for n in range(1, 7):
@@ -87,7 +87,7 @@ def test_make_grpo_curriculum_dry_run_and_a_chain_continued_on_another_machine(t
 
 
 def test_a_stopped_chain_skips_finished_steps_and_resumes_a_grpo_step(tmp_path):
-    chain = read_chain(CHAINS_DIR / "curriculum.yaml")
+    chain = read_chain(CHAINS_DIR / "supervised-curriculum.yaml")
     for run in ("warm-start", "warm-start-long"):
         (tmp_path / run / "final").mkdir(parents=True)
         (tmp_path / run / "final" / "adapter_config.json").write_text("{}")
