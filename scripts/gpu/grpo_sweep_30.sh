@@ -6,10 +6,11 @@
 # recipes is now ~67.7 training minutes, over item 2's 60. This batch asks:
 #   item 2: does stage 5 by the long-text settings free the minutes (n5-lt, batch 28's rule unchanged)?
 #   issue 18: do identifiers in every problem of the second part (idf-all) narrow the out-of-register gap more than
-#             the half of now (idf-again), the same 7 minutes from the shipped adapter? Do scrambled texts on top
+#             the half of now (idf-again), the same 6 minutes from the shipped adapter? Do scrambled texts on top
 #             (scr-idf) add to it?
-#   item 3: GRPO at the slips of the shipped stage 6, with the shared-prompt loss pass (c6s-only-sp, its first GPU
-#           run: seconds a step and peak memory) and without (c6s-only)
+#   item 3: GRPO at the slips of the shipped stage 6 (c6s-only) against more help for the same start (idf-again),
+#           both on the test split too: the first equal-minutes pair of item 3 with test scores for both arms; and
+#           with the shared-prompt loss pass (c6s-only-sp, its first GPU run: seconds a step and peak memory)
 #   item 4: the arithmetic control for 12 minutes at 512 a step (a2-b512-12m, never run so far)
 #
 # Starts, carried (each ~20 MB):
@@ -26,16 +27,20 @@
 #                 n5-eq12's 0.912 at 200 words and no stage 1-4 is more than 0.02 below n4-eq3's (1.000 / 0.984 /
 #                 0.972 / 0.913). Then the chain is 34.8 + n5-lt's minutes + 13.1 + ~7.7, and a later batch runs
 #                 stage-6.yaml from n5-lt (the chain's stage 6, on test).
-# PART=idf-again  issue 18: the shipped adapter, then 7 more minutes of sft-stage-6-help-identifiers (half the problems
-#                 with identifiers, max_length 6144) on texts neither part drew (problem seed 2; at most 850 steps):
-#                 the equal-minutes arm. idf-again-score: validation and OOR, stages 1-6.
-# PART=idf-all    idf-again with identifiers in every problem (--identifier_fraction 1.0). idf-all-score: likewise.
+# PART=idf-again  issue 18 and item 3: the shipped adapter, then 6 more minutes of sft-stage-6-help-identifiers (half
+#                 the problems with identifiers, max_length 6144) on texts neither part drew (problem seed 2; at most
+#                 700 steps): the equal-minutes arm of idf-all and scr-idf, and the help arm of item 3 against
+#                 c6s-only (~3 minutes of cut-point eval + 5 of GRPO). idf-again-score: validation, OOR and test,
+#                 stages 1-6.
+# PART=idf-all    idf-again with identifiers in every problem (--identifier_fraction 1.0). idf-all-score: validation
+#                 and OOR.
 # PART=scr-idf    idf-again with 30% of the problems scrambled too (--scrambled_fraction 0.3, as stage-2.yaml; drawn
-#                 independently of the identifiers). scr-idf-score: likewise.
+#                 independently of the identifiers). scr-idf-score: validation and OOR.
 # PART=ship-train-score  the shipped stage 6 greedy on the first 480 train problems of stage 6: the cut points of
 #                 c6s-only and c6s-only-sp (~3 minutes; batch 29's n6-long slipped on 25% of them).
 # PART=c6s-only   item 3: from the shipped adapter, GRPO on 40-word windows cut 4 words before its first slips, the
-#                 slipped problems alone (batch 29's c6s-only: lr 3e-5, 5 minutes). c6s-only-score: stages 1-6.
+#                 slipped problems alone (batch 29's c6s-only: lr 3e-5, 5 minutes). c6s-only-score: validation and
+#                 test, stages 1-6.
 # PART=c6s-only-sp  c6s-only with --shared_prompt_loss (each group's prompt computed once in the loss pass; the same
 #                 numbers up to rounding on CPU, tests/training/trainer/test_shared_prompt.py; the entropy bonus, a
 #                 mean per micro-batch, weighs tokens slightly differently; no activation checkpointing, ~13 GB
@@ -50,20 +55,21 @@
 #     idf-again's by 0.03 or more at 200 and 500 words and its validation at 500 words is no more than 0.01 below
 #     idf-again's; if both pass, the one with the higher OOR at 500 words. Reported either way with the gap of OOR to
 #     validation per stage, the share of OOR first slips on symbolic words (first_slip_words.py), and whether
-#     idf-again's 7 more minutes gained on the shipped adapter (0.934 on validation, OOR 0.845 / 0.673 at 200 / 500):
+#     idf-again's 6 more minutes gained on the shipped adapter (0.934 on validation, OOR 0.845 / 0.673 at 200 / 500):
 #     if by 0.03 or more at 200 and 500 words OOR, a longer second part is the next lever once the chain's minutes
 #     allow it.
 #   item 3: GRPO at the slips joins stage-6.yaml (help, then 5 minutes of it) if the higher of c6s-only and
 #     c6s-only-sp scores 0.01 or more above the shipped adapter (0.934) at 500 words, at least idf-again there, and no
 #     stage more than 0.02 below the shipped adapter's (1.000 / 0.995 / 0.997 / 0.990 / 0.985), and only if n5-lt is
 #     adopted. Reported with each run's share of groups without reward variance, seconds a step (after the first),
-#     steps in the 5 minutes and peak GPU memory (metrics.jsonl's gpu_peak_memory_gib), c6s-only-sp against c6s-only.
+#     steps in the 5 minutes and peak GPU memory (metrics.jsonl's gpu_peak_memory_gib), c6s-only-sp against c6s-only,
+#     and c6s-only against idf-again on test at every stage (results/grpo/ablation/ takes the pair).
 # Plans (setup.sh's start_lanes; export BACK_RAW=0 first). Batch 29's pace on two H200s: 7 minutes of help took ~10
-# in all (loading, tokenizing), a score of stages 1-6 on validation and OOR at once ~3; so ~24-26 minutes a lane
-# after ~2 of set-up:
-#   2 GPUs: "n5-lt n5-lt-score a2-b512-12m" "idf-all idf-all-score idf-again idf-again-score"
-#   4 GPUs: "n5-lt n5-lt-score a2-b512-12m" "idf-all idf-all-score idf-again idf-again-score"
-#           "ship-train-score c6s-only-sp c6s-only-sp-score c6s-only c6s-only-score" "scr-idf scr-idf-score"
+# in all (loading, tokenizing), a score of stages 1-6 on two or three splits at once ~3-4; so ~24-27 minutes a lane
+# after ~2 of set-up (the arithmetic control first in its lane: it has been left out of four batches):
+#   2 GPUs: "a2-b512-12m n5-lt n5-lt-score" "ship-train-score c6s-only c6s-only-score idf-again idf-again-score"
+#   4 GPUs: the two above, and "idf-all idf-all-score scr-idf scr-idf-score" "c6s-only-sp c6s-only-sp-score" (this
+#           one waits for ship-train-score's cut points)
 # Commit each adapter that may ship as it comes back (then drop it from the tree).
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
@@ -73,7 +79,7 @@ SHIPPED=adapters/shipped      # batch 29's idf-more, bf16: stage 6
 CUTS=$LAB/results/scores/ship-train/problems.jsonl
 WINDOWS="--continuation_words 40 --word_credit 0 --keep_word_signal_groups false --per_device_train_batch_size 16
   --gradient_accumulation_steps 8 --promotion_every 1000 --max_completion_length 64"
-AGAIN="sft-stage-6-help-identifiers $SHIPPED 7 --max_steps 850 --problem_seed 2"  # 7 more minutes of its 2nd part
+AGAIN="sft-stage-6-help-identifiers $SHIPPED 6 --max_steps 700 --problem_seed 2"  # 6 more minutes of its 2nd part
 # wait_for FILE: wait until another part has written FILE (at once in a dry run); after 20 minutes give up and say
 # so, so that a part that failed does not hold the parts after it in its lane
 wait_for() {
@@ -96,7 +102,9 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   scr-idf) help_alone scr-idf $AGAIN --scrambled_fraction 0.3 ;;
   idf-again-score | idf-all-score | scr-idf-score)
     score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-6 &
-    score ${PART%-score} $LAB/runs/${PART%-score}/final out_of_register 1-6 & wait ;;
+    score ${PART%-score} $LAB/runs/${PART%-score}/final out_of_register 1-6 &
+    [ $PART = idf-again-score ] && score idf-again $LAB/runs/idf-again/final test 1-6 &
+    wait ;;
   ship-train-score)
     python3 -m training.cli.evaluate --model $M --adapter $SHIPPED --stages 6 --n 480 --split train --arithmetic false \
       --baseline false --out $LAB/results/scores/ship-train 2>&1 | grep "^| stage" | sed "s/^/shipped train: /" ;;
@@ -105,8 +113,9 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   c6s-only-sp) wait_for $CUTS || exit 1
     polish c6s-only-sp 6 $SHIPPED $WINDOWS --continuation_cuts $CUTS --continuation_slips_only true \
       --shared_prompt_loss true ;;
-  c6s-only-score | c6s-only-sp-score)
-    score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-6 ;;
+  c6s-only-score)
+    score c6s-only $LAB/runs/c6s-only/final validation 1-6 & score c6s-only $LAB/runs/c6s-only/final test 1-6 & wait ;;
+  c6s-only-sp-score) score c6s-only-sp $LAB/runs/c6s-only-sp/final validation 1-6 ;;
   a2-b512-12m) arith a2-b512-12m --per_device_train_batch_size 512 --max_steps 3000 --max_train_minutes 12 ;;
 esac
 [ -z "$BG" ] && (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)
