@@ -4,7 +4,8 @@ From a fresh adapter, GRPO gets no reward signal: the base model does not write 
 therefore name a supervised recipe (``training/recipes/NAME.yaml``, run by ``training.cli.warm_start``) that trains
 the fresh adapter first, bounded by its own steps and time guard. It runs in a child process into
 ``<output_dir>/format-start/``, is reported with the run (its time, steps and adapter in ``summary.json``), and a
-rerun reuses its adapter. An explicit start (``--init_adapter``, ``base`` included) or a resumed run skips it.
+rerun reuses its adapter (one trained from the same start, by the same recipe where ``recipe.txt`` beside it names
+one). An explicit start (``--init_adapter``, ``base`` included) or a resumed run skips it.
 
 A later stage's help is ``supervised_help``: a supervised recipe bounded in time that continues the stage's start
 adapter (the previous stage's final one, or ``--init_adapter``) into ``<output_dir>/supervised-help/`` before GRPO,
@@ -29,6 +30,7 @@ from training.core.stop_signals import StopRequested, run_child_until_stopped
 
 FOLDER = "format-start"
 HELP_FOLDER = "supervised-help"
+RECIPE_FILE = "recipe.txt"  # beside final/: the recipe file that trained it, checked before a rerun reuses it
 
 
 def names_recipe(value: str | None) -> bool:
@@ -107,21 +109,23 @@ def run_supervised_help(name: str, model: str, output_dir: Path, report_to: str,
 
 def combined_help_record(records: list[dict]) -> dict:
     """The record of a help of several parts: a single help's keys over the whole (the recipes comma-joined, the
-    last part's adapter, the first part's start, steps and seconds summed, the devices), and ``parts``, each part's
-    own record in order."""
+    last part's adapter, the first part's start, steps and seconds summed, the devices in the parts' order, one named
+    again only where it follows another: "A, B, A"; None if a part's is not known), and ``parts``, each part's own
+    record in order."""
 
     def total(key: str):
         values = [r.get(key) for r in records]
         return None if any(v is None for v in values) else sum(values)
 
-    devices = [r["device"] for r in records if r.get("device")]
+    devices = [r.get("device") for r in records]
+    in_turn = [d for i, d in enumerate(devices) if i == 0 or d != devices[i - 1]]  # a card once per run of parts on it
     return {
         "recipe": ",".join(r["recipe"] for r in records),
         "adapter": records[-1]["adapter"],
         "from": records[0]["from"],
         "steps": total("steps"),
         "wall_seconds": total("wall_seconds"),
-        "device": ", ".join(dict.fromkeys(devices)) or None,
+        "device": None if None in devices else ", ".join(in_turn),  # a part's unknown card: none named, not a guess
         "parts": records,
     }
 
@@ -138,7 +142,8 @@ def _run_supervised(
     then: str = "GRPO starts from",
 ):
     """Train ``recipe`` (training.cli.warm_start, a child process) into ``folder`` from ``start``, or reuse what an
-    earlier attempt left there; (its final adapter, its record). ``rest``: for a help's part, the ``supervised_help``
+    earlier attempt left there (trained from ``start``, and by ``recipe`` where its ``RECIPE_FILE`` names one); (its
+    final adapter, its record). ``rest``: for a help's part, the ``supervised_help``
     the run takes after it is trained by hand (the parts after it, or none); ``then``: what goes on from it."""
     final, summary_file = folder / "final", folder / "results" / "summary.json"
     if (final / "adapter_config.json").is_file() and summary_file.is_file():
@@ -148,6 +153,13 @@ def _run_supervised(
                 f"{folder}/ holds a {label} trained from {trained_from or 'a fresh adapter'}, but this run starts "
                 f"from {start or 'a fresh adapter'}: remove {folder}/ to train it again, or give this run its own "
                 "output_dir"
+            )
+        # by name, so that a run folder carried to another checkout still matches; none written: an older folder
+        trained_by = (folder / RECIPE_FILE).read_text().strip() if (folder / RECIPE_FILE).is_file() else None
+        if trained_by and Path(trained_by).name != recipe.name:
+            raise RecipeError(
+                f"{folder}/ holds a {label} trained by {trained_by}, but this run names {recipe}: remove {folder}/ "
+                "to train it again, or give this run its own output_dir"
             )
         report(f"{label}: reusing {final}/ (an earlier attempt of this run trained it)")
     else:
@@ -165,6 +177,8 @@ def _run_supervised(
         command += ["--output_dir", str(folder), "--results_dir", str(folder / "results"), "--report_to", report_to]
         command += ["--init_adapter", str(start)] if start else []
         code, stopped_by = run_child_until_stopped(command)
+        if code == 0 and (final / "adapter_config.json").is_file():
+            (folder / RECIPE_FILE).write_text(f"{recipe}\n")
         if stopped_by is not None and code == 0 and (final / "adapter_config.json").is_file():
             raise StopRequested(
                 stopped_by,

@@ -178,3 +178,36 @@ def test_every_part_of_a_help_is_checked_before_any_trains(tmp_path, fake_child)
         "sft-stage-6-help-long-texts.yaml",
         "sft-stage-6-help-identifiers.yaml",
     ]
+
+
+def test_a_part_trained_by_another_recipe_is_not_reused_under_this_ones_name(tmp_path, fake_child):
+    """A rerun whose list names other recipes (here the parts swapped) stops at the first folder another recipe
+    trained, rather than reusing its adapter and recording this run's recipe for it; a folder from before the recipe
+    was written down (no recipe.txt) is reused as before."""
+    from training.core.format_start import RECIPE_FILE, run_supervised_help
+
+    first, second = _help_recipe(tmp_path, "first", 3), _help_recipe(tmp_path, "second", 5)
+    start, run = tmp_path / "stage-5" / "final", tmp_path / "stage-6"
+    run_supervised_help(f"{first},{second}", "tiny-random-llama", run, "none", start)
+    assert (run / "supervised-help" / RECIPE_FILE).read_text() == f"{first}\n"
+    with pytest.raises(RecipeError, match=f"supervised-help/ holds a supervised help part 1 of 2 trained by {first}"):
+        run_supervised_help(f"{second},{first}", "tiny-random-llama", run, "none", start)
+    (run / "supervised-help" / RECIPE_FILE).unlink()
+    fake_child.calls = []
+    with pytest.raises(RecipeError, match="supervised-help-2/ holds a supervised help part 2 of 2 trained by"):
+        run_supervised_help(f"{second},{first}", "tiny-random-llama", run, "none", start)
+    assert fake_child.calls == []
+
+
+def test_a_helps_devices_are_named_in_the_parts_order():
+    """The combined record names each part's card in turn, a card again where it follows another; none if a part's
+    card is not known (the model card then names none rather than a wrong one)."""
+    from training.core.format_start import combined_help_record
+
+    def record(*devices):
+        parts = [{"recipe": "r", "adapter": "a", "from": None, "steps": 1, "wall_seconds": 1.0, "device": d}
+                 for d in devices]  # fmt: skip
+        return combined_help_record(parts)["device"]
+
+    assert record("H100", "H100") == "H100" and record("H100", "H200") == "H100, H200"
+    assert record("H100", "H200", "H100") == "H100, H200, H100" and record("H200", None) is None
