@@ -311,6 +311,12 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
             "--max_steps 0 runs no GRPO step, so the stage is its supervised help alone, and this run names none: "
             "give --supervised_help RECIPE, or --max_steps 1 or more"
         )
+    if grpo_args.max_steps == 0 and int(os.environ.get("WORLD_SIZE", "1")) > 1:  # a help trains in one process, and
+        # its by-hand route (--supervised_help none after it) would leave this stage no adapter: say so before it
+        raise RecipeError(
+            "--max_steps 0 runs no GRPO step, so the stage is its supervised help alone, which trains in one process: "
+            "run this stage in one (without GPUS=N or accelerate launch)"
+        )
     if run_args.shared_prompt_loss:
         from training.trainer.shared_prompt import entropy_bonus_note, shared_prompt_settings
 

@@ -520,3 +520,21 @@ def test_a_shared_prompt_loss_pass_trains_as_trls_does(tiny_model_dir, tmp_path)
     # within rounding of zero may move either way: nearly every weight must move as in TRL's pass
     same = sum(int(torch.isclose(shared_weights[n], w, atol=1e-6).sum()) for n, w in plain_weights.items())
     assert same >= 0.99 * sum(w.numel() for w in plain_weights.values())
+
+
+def test_a_stage_of_its_help_alone_stops_in_several_processes(tiny_model_dir, tmp_path, monkeypatch):
+    """``max_steps: 0`` with ``WORLD_SIZE`` over 1: the help trains in one process, and its by-hand route ends in
+    ``--supervised_help none``, which a stage of max_steps 0 refuses; so the run stops at once, saying to use one."""
+    from tests.training.fake_warm_start import FakeWarmStart
+    from training.cli.train import train
+    from training.core.arguments import RECIPES_DIR, parse_run_arguments
+
+    recipe = tmp_path / "part.yaml"
+    recipe.write_text(f"base: {RECIPES_DIR / 'sft-format-start.yaml'}\nmax_steps: 2\n")
+    fake = FakeWarmStart()
+    monkeypatch.setattr("training.core.format_start.run_child_until_stopped", fake)
+    args = parse_run_arguments(train_args(tmp_path, "--max_steps", "0", "--supervised_help", f"{recipe},{recipe}")[2:])
+    monkeypatch.setenv("WORLD_SIZE", "2")  # after parsing: TRL's config would set up a process group from it
+    with pytest.raises(RecipeError, match=r"run this stage in one \(without GPUS=N"):
+        train(*args)
+    assert fake.calls == [] and not (tmp_path / "run").exists()
