@@ -28,7 +28,7 @@
 #                 0.972 / 0.913). Then the chain is 34.8 + n5-lt's minutes + 13.1 + ~7.7, and a later batch runs
 #                 stage-6.yaml from n5-lt (the chain's stage 6, on test).
 # PART=idf-again  issue 18 and item 3: the shipped adapter, then 6 more minutes of sft-stage-6-help-identifiers (half
-#                 the problems with identifiers, max_length 6144) on texts neither part drew (problem seed 2; at most
+#                 the problems with identifiers, max_length 6144) on another draw of problems (problem seed 2; at most
 #                 700 steps): the equal-minutes arm of idf-all and scr-idf, and the help arm of item 3 against
 #                 c6s-only (~3 minutes of cut-point eval + 5 of GRPO). idf-again-score: validation, OOR and test,
 #                 stages 1-6.
