@@ -94,15 +94,20 @@ def run_supervised_help(name: str, model: str, output_dir: Path, report_to: str,
     ``<output_dir>/supervised-help/``. Its recipe must bound it in time (``max_train_minutes``). A list of recipes
     trains part after part (``help_parts``, ``help_folder``); its record is ``combined_help_record``'s."""
     parts = help_parts(name)
-    records = []
+    records, retrained = [], None  # retrained: the part before, where this call trained it anew
     for number, (_, recipe) in enumerate(parts, 1):
         label = "supervised help" if len(parts) == 1 else f"supervised help part {number} of {len(parts)}"
+        folder = output_dir / help_folder(number)
+        if retrained and _trained(folder):  # the same path as its start, but an adapter from before it
+            raise RecipeError(
+                f"{folder}/ holds a {label} trained before part {number - 1} ({retrained}/) was trained again just "
+                f"now, so not from it: remove {folder}/ (and the parts after it) to train it again"
+            )
+        retrained = None if _trained(folder) else folder
         what = f"continuing {start}/" if start else "a fresh adapter"
         rest = ",".join(n for n, _ in parts[number:]) or "none"
         then = "GRPO starts from" if number == len(parts) else f"part {number + 1} continues"
-        start, record = _run_supervised(
-            recipe, model, output_dir / help_folder(number), report_to, start, label, what, rest, then
-        )
+        start, record = _run_supervised(recipe, model, folder, report_to, start, label, what, rest, then)
         records.append(record)
     return start, records[0] if len(records) == 1 else combined_help_record(records)
 
@@ -130,6 +135,12 @@ def combined_help_record(records: list[dict]) -> dict:
     }
 
 
+def _trained(folder: Path) -> bool:
+    """Whether ``folder`` holds what a format start or help part leaves (its final adapter and summary), which
+    ``_run_supervised`` then reuses rather than trains."""
+    return (folder / "final" / "adapter_config.json").is_file() and (folder / "results" / "summary.json").is_file()
+
+
 def _run_supervised(
     recipe: Path,
     model: str,
@@ -146,7 +157,7 @@ def _run_supervised(
     final adapter, its record). ``rest``: for a help's part, the ``supervised_help``
     the run takes after it is trained by hand (the parts after it, or none); ``then``: what goes on from it."""
     final, summary_file = folder / "final", folder / "results" / "summary.json"
-    if (final / "adapter_config.json").is_file() and summary_file.is_file():
+    if _trained(folder):
         trained_from = json.loads(summary_file.read_text()).get("init_adapter")
         if (Path(trained_from).resolve() if trained_from else None) != (Path(start).resolve() if start else None):
             raise RecipeError(

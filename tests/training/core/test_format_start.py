@@ -211,3 +211,20 @@ def test_a_helps_devices_are_named_in_the_parts_order():
 
     assert record("H100", "H100") == "H100" and record("H100", "H200") == "H100, H200"
     assert record("H100", "H200", "H100") == "H100, H200, H100" and record("H200", None) is None
+
+
+def test_a_part_after_one_trained_again_is_not_reused(tmp_path, fake_child):
+    """Part 1's folder removed (as the messages above advise) and trained again: part 2's adapter, at the same path
+    as its start, came from the part 1 before, so the run stops at it rather than reuse it."""
+    import shutil
+
+    from training.core.format_start import run_supervised_help
+
+    first, second = _help_recipe(tmp_path, "first", 3), _help_recipe(tmp_path, "second", 5)
+    start, run = tmp_path / "stage-5" / "final", tmp_path / "stage-6"
+    run_supervised_help(f"{first},{second}", "tiny-random-llama", run, "none", start)
+    shutil.rmtree(run / "supervised-help")
+    fake_child.calls = []
+    with pytest.raises(RecipeError, match="supervised-help-2/ holds a supervised help part 2 of 2 trained before part"):
+        run_supervised_help(f"{first},{second}", "tiny-random-llama", run, "none", start)
+    assert [folder.name for _, folder, _ in fake_child.calls] == ["supervised-help"]  # part 1 trained, part 2 not
