@@ -106,10 +106,10 @@ def test_cli_on_an_empty_file_says_so(tmp_path, capsys):
     "content",
     [
         bytes(random.Random(0).randrange(256) for _ in range(5000)),
-        gzip.compress(b"plain text, not JSON\n"),
-        gzip.compress(b'{"no_step": 1}\n'),
-        gzip.compress(b"[1, 2]\n"),
-        gzip.compress(b"\xff\xfe\n"),
+        gzip.compress(b"plain text, not JSON\n", mtime=0),
+        gzip.compress(b'{"no_step": 1}\n', mtime=0),
+        gzip.compress(b"[1, 2]\n", mtime=0),
+        gzip.compress(b"\xff\xfe\n", mtime=0),
     ],
 )
 def test_cli_on_a_file_that_is_not_a_completion_log_gives_one_message(tmp_path, capsys, content):
