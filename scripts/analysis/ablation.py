@@ -5,7 +5,7 @@ collapse test), and whatever test-split scores those arms have.
     .venv/bin/python scripts/analysis/ablation.py            # writes results/grpo/ablation/README.md and two plots
 
 Which runs are the arms of which comparison is written below (``COMPARISONS``, ``DIRECT``, ``CHAIN``), as the batch
-READMEs (results/grpo/batch-23 ... batch-28/README.md) define them. Every number in the output is read from a file
+READMEs (results/grpo/batch-23 ... batch-29/README.md) define them. Every number in the output is read from a file
 under results/: minutes from each run's ``summary.json`` (``wall_seconds``; a stage run that trained a supervised
 help first adds the help's ``wall_seconds``), per-step GRPO curves from ``metrics.jsonl(.gz)``, scores from the
 ``eval.json`` of ``scores/``, ``cpu-eval/``, ``cpu-check/`` and ``shipped-eval/``, and the condensed
@@ -26,7 +26,7 @@ from scripts.summarize_runs import read_jsonl  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 STAGE_WORDS = {1: 10, 2: 25, 3: 50, 4: 100, 5: 200, 6: 500}
-BATCHES = (23, 24, 25, 26, 27, 28)
+BATCHES = (23, 24, 25, 26, 27, 28, 29)
 
 
 @dataclass(frozen=True)
@@ -335,6 +335,50 @@ COMPARISONS: tuple[Comparison, ...] = (
         ),
         extra_words=(200,),
     ),
+    Comparison(
+        "6d",
+        6,
+        "Stage 6 (500 words) from n6-long: GRPO at its own slips against more help (batch 29)",
+        (
+            Arm("n6-long", 28, "the start (stage 6's first help part, batch 28)", (), _v(28, "n6-long"), start=True),
+            Arm(
+                "n6-more",
+                29,
+                "850 more steps of the same help (another draw of problems)",
+                _p(29, "n6-more"),
+                _v(29, "n6-more"),
+            ),
+            Arm(
+                "c6s-only",
+                29,
+                "n6-long's greedy eval on 480 train problems (the cut points), then GRPO on windows at its first "
+                "slips, the slipped problems alone, lr 3e-5",
+                (
+                    Part(29, "n6-long-train", untimed="the cut-point eval (scores/n6-long-train)"),
+                    Part(29, "c6s-only"),
+                ),
+                _v(29, "c6s-only"),
+            ),
+            Arm("ml-more", 29, "n6-more's minutes at max_length 6144", _p(29, "ml-more"), _v(29, "ml-more")),
+            Arm(
+                "idf-more",
+                29,
+                "ml-more with identifiers in half the problems (the shipped stage 6)",
+                _p(29, "idf-more"),
+                _v(29, "idf-more"),
+            ),
+        ),
+        (
+            Pair(
+                "c6s-only",
+                "n6-more",
+                "equal",
+                base="n6-long",
+                note="c6s-only also spent an untimed cut-point eval (~3 minutes)",
+            ),
+        ),
+        extra_words=(200,),
+    ),
 )
 
 # Stage 6 directly from stage 1 against through the curriculum: the GRPO run, and the chain of runs before it.
@@ -357,6 +401,9 @@ EVAL_ALIASES = {
     "batch-24/shipped-eval": "c2-eq-grpo",
     "batch-27/cpu-check": "n6-lt8",
     "batch-28/cpu-check": "n6-long",
+    "batch-29/cpu-check": "idf-more",
+    "batch-29/scores/idf-more-t15-test": "idf-more",
+    "batch-29/scores/idf-more-t6-test": "idf-more",
 }
 EVAL_SUFFIXES = ("-average-out_of_register", "-average-test", "-out_of_register", "-test", "-oor")
 # Arms for scale, not in a comparison: the supervised chain's first two phases (batch 24).
