@@ -12,6 +12,7 @@
 #           both on the test split too: the first equal-minutes pair of item 3 with test scores for both arms; and
 #           with the shared-prompt loss pass (c6s-only-sp, its first GPU run: seconds a step and peak memory)
 #   item 4: the arithmetic control for 12 minutes at 512 a step (a2-b512-12m, never run so far)
+#   item 1: stage 1 with the minute item 1's clock leaves (i1-9m: 9 minutes of GRPO after the ~50 s format start)
 #
 # Starts, carried (each ~20 MB):
 #   n4-eq3, the stage 4 shipped before session 22:  mkdir -p .carry/n4-eq3 && for f in adapter_config.json \
@@ -49,7 +50,14 @@
 #                 still rising) for 12 minutes. Rule (batch 27's, unchanged): arithmetic.yaml takes 512 a step if its
 #                 validation gain reaches +10.9 (a2-ctl's +8.9 + 2); item 4 is met if its test gain is +10 or more as
 #                 well (arith's own eval: the base model's and the adapter's exact match on 512 problems a split).
-# PART=start-in   the format start (in no lane below).
+# PART=start-in   the format start (sft-format-start.yaml from a fresh adapter, ~50 s), for i1-9m.
+# PART=i1-9m      item 1: stage-1.yaml from the format start with a 9-minute clock and at most 400 steps (the committed
+#                 recipe: 310 steps, about 8 minutes; batch 23's i1-b256: 0.991 / 92.6% on validation, 0.987 / 91.8%
+#                 on test, 0.003 short of item 1's 0.99), alone on its GPU. i1-9m-score: its weight average and last
+#                 weights on validation, stage 1. Rule (batches 24-25's): stage-1.yaml takes the 9-minute clock if
+#                 the average scores 0.993 or more on validation (0.990 + 0.003, one run's noise); then i1-report
+#                 scores it on test and out of register (NAMES=i1-9m).
+# PART=i1-report  NAMES="a b": test and out_of_register, stage 1, for the named stage-1 runs.
 # Rules, written before the run:
 #   issue 18: the second part takes --identifier_fraction 1.0 (or the scrambled share on top) if its OOR beats
 #     idf-again's by 0.03 or more at 200 and 500 words and its validation at 500 words is no more than 0.01 below
@@ -68,8 +76,8 @@
 # in all (loading, tokenizing), a score of stages 1-6 on two or three splits at once ~3-4; so ~24-27 minutes a lane
 # after ~2 of set-up (the arithmetic control first in its lane: it has been left out of four batches):
 #   2 GPUs: "a2-b512-12m n5-lt n5-lt-score" "ship-train-score c6s-only c6s-only-score idf-again idf-again-score"
-#   4 GPUs: the two above, and "idf-all idf-all-score scr-idf scr-idf-score" "c6s-only-sp c6s-only-sp-score" (this
-#           one waits for ship-train-score's cut points)
+#   4 GPUs: the two above, and "idf-all idf-all-score scr-idf scr-idf-score" "start-in i1-9m i1-9m-score
+#           c6s-only-sp c6s-only-sp-score" (c6s-only-sp waits for ship-train-score's cut points)
 # Commit each adapter that may ship as it comes back (then drop it from the tree).
 source scripts/gpu/setup.sh
 ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
@@ -116,6 +124,9 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   c6s-only-score)
     score c6s-only $LAB/runs/c6s-only/final validation 1-6 & score c6s-only $LAB/runs/c6s-only/final test 1-6 & wait ;;
   c6s-only-sp-score) score c6s-only-sp $LAB/runs/c6s-only-sp/final validation 1-6 ;;
+  i1-9m) CLOCK=9 stage1 i1-9m --max_steps 400 ;;
+  i1-9m-score) score_both i1-9m ;;
+  i1-report) report_stage1 ${NAMES:?} ;;
   a2-b512-12m) arith a2-b512-12m --per_device_train_batch_size 512 --max_steps 3000 --max_train_minutes 12 ;;
 esac
 [ -z "$BG" ] && (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)
