@@ -37,8 +37,9 @@
 #                 and OOR.
 # PART=scr-idf    idf-again with 30% of the problems scrambled too (--scrambled_fraction 0.3, as stage-2.yaml; drawn
 #                 independently of the identifiers). scr-idf-score: validation and OOR.
-# PART=ship-train-score  the shipped stage 6 greedy on the first 480 train problems of stage 6: the cut points of
-#                 c6s-only and c6s-only-sp (~3 minutes; batch 29's n6-long slipped on 25% of them).
+# PART=ship-train-score  the shipped stage 6 greedy on the first 320 train problems of stage 6: the cut points of
+#                 c6s-only and c6s-only-sp (~2 minutes, as batch 28; 320 rather than batch 29's 480, to keep lane 2
+#                 within the device minutes; n6-long slipped on 25% of 480).
 # PART=c6s-only   item 3: from the shipped adapter, GRPO on 40-word windows cut 4 words before its first slips, the
 #                 slipped problems alone (batch 29's c6s-only: lr 3e-5, 5 minutes). c6s-only-score: validation and
 #                 test, stages 1-6.
@@ -114,7 +115,7 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
     [ $PART = idf-again-score ] && score idf-again $LAB/runs/idf-again/final test 1-6 &
     wait ;;
   ship-train-score)
-    python3 -m training.cli.evaluate --model $M --adapter $SHIPPED --stages 6 --n 480 --split train --arithmetic false \
+    python3 -m training.cli.evaluate --model $M --adapter $SHIPPED --stages 6 --n 320 --split train --arithmetic false \
       --baseline false --out $LAB/results/scores/ship-train 2>&1 | grep "^| stage" | sed "s/^/shipped train: /" ;;
   c6s-only) wait_for $CUTS || exit 1
     polish c6s-only 6 $SHIPPED $WINDOWS --continuation_cuts $CUTS --continuation_slips_only true ;;
