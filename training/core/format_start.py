@@ -188,16 +188,15 @@ def _run_supervised(
         command += ["--output_dir", str(folder), "--results_dir", str(folder / "results"), "--report_to", report_to]
         command += ["--init_adapter", str(start)] if start else []
         code, stopped_by = run_child_until_stopped(command)
-        if code == 0 and (final / "adapter_config.json").is_file():
-            (folder / RECIPE_FILE).write_text(f"{recipe}\n")
-        if stopped_by is not None and code == 0 and (final / "adapter_config.json").is_file():
+        if code != 0 or not (final / "adapter_config.json").is_file():
+            raise RecipeError(f"the {label} failed (exit code {code}): its output is above")
+        (folder / RECIPE_FILE).write_text(f"{recipe}\n")
+        if stopped_by is not None:
             raise StopRequested(
                 stopped_by,
                 f"stopped during the {label} ({signal.Signals(stopped_by).name}): its adapter is in {final}/, and "
                 "GRPO did not start; the same command again reuses it and goes on",
             )
-        if code != 0 or not (final / "adapter_config.json").is_file():
-            raise RecipeError(f"the {label} failed (exit code {code}): its output is above")
         report(f"{label} done in {time.time() - started:.0f} s: {then} {final}/")
     summary = json.loads(summary_file.read_text())
     record = {
