@@ -92,16 +92,6 @@ WINDOWS="--continuation_words 40 --word_credit 0 --keep_word_signal_groups false
   --gradient_accumulation_steps 8 --promotion_every 1000 --max_completion_length 64"
 MORE="sft-stage-6-help-long-texts $SHIPPED 7 --max_steps 850 --problem_seed 1"   # 7 more minutes of stage 6's help
 WHOLE="--max_length 6144 --per_device_train_batch_size 8 --gradient_accumulation_steps 2"  # every 500-word row whole
-# wait_for FILE: wait until another part has written FILE (at once in a dry run); after 20 minutes give up and say
-# so, so that a part that failed does not hold the parts after it in its lane
-wait_for() {
-  local waited=0
-  while [ -z "$DRY_RUN" ] && [ ! -s "$1" ]; do
-    [ $waited -ge 1200 ] && { echo "gave up waiting for $1 (did the part that writes it fail?)"; return 1; }
-    sleep 10; waited=$((waited + 10))
-  done
-  [ -n "$DRY_RUN" ] || sleep 5   # the writer may still be closing it
-}
 case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_29.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
   wait) wait_parts ;;

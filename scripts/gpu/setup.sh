@@ -48,6 +48,16 @@ export M=$G/smollm2-135m-instruct          # the embedded model, bf16
 export LAB=${LAB:-$PWD/.lab}                # runs/ and results/ of experiments on this machine (git-ignored)
 mkdir -p $LAB/runs $LAB/results
 ready() { [ -n "$DRY_RUN" ] || { [ -f $G/.wheels-installed ] && [ -f $M/model.safetensors ] && [ -f $G/corpus/passages.jsonl ]; }; }
+# wait_for FILE: in a sweep's part, wait until another part has written FILE (at once in a dry run); after 20
+# minutes give up and say so, so that a part that failed does not hold the parts after it in its lane
+wait_for() {
+  local waited=0
+  while [ -z "$DRY_RUN" ] && [ ! -s "$1" ]; do
+    [ $waited -ge 1200 ] && { echo "gave up waiting for $1 (did the part that writes it fail?)"; return 1; }
+    sleep 10; waited=$((waited + 10))
+  done
+  [ -n "$DRY_RUN" ] || sleep 5   # the writer may still be closing it
+}
 # pack_out NAME PATH...: tar PATHs (relative to $LAB) into $OUT/NAME.tar.gz.part-* (15 MiB parts; $OUT takes files of
 # at most 16 MiB). Join here with: cat NAME.tar.gz.part-* | tar xz
 pack_out() { local name=$1; shift; (cd $LAB && tar cz "$@") | split -b 15m - $OUT/$name.tar.gz.part-; }
