@@ -1,0 +1,63 @@
+"""scripts/paired_scores.py: two evaluations compared on the problems both answered, with a bootstrap interval of the
+paired difference; folders without problem records, or with no problem in common, are one clear error."""
+
+import gzip
+import json
+import subprocess
+import sys
+
+from tests.conftest import REPO_ROOT
+
+SCRIPT = str(REPO_ROOT / "scripts" / "paired_scores.py")
+
+
+def write(folder, scores, task="stage-6", gzipped=False, prefix="500w-test-seed0-"):
+    folder.mkdir(parents=True, exist_ok=True)
+    rows = [{"label": "trained", "task": task, "id": f"{prefix}{i:07d}", "score": s} for i, s in enumerate(scores)]
+    rows.append({"label": "baseline", "task": task, "id": f"{prefix}0000000", "score": 0.0})  # not the adapter's
+    text = "".join(json.dumps(r) + "\n" for r in rows)
+    if gzipped:
+        (folder / "problems.jsonl.gz").write_bytes(gzip.compress(text.encode()))
+    else:
+        (folder / "problems.jsonl").write_text(text)
+    return folder
+
+
+def run(*args):
+    return subprocess.run([sys.executable, SCRIPT, *map(str, args)], capture_output=True, text=True)
+
+
+def test_a_paired_difference_with_its_interval_counts_and_record(tmp_path):
+    a = write(tmp_path / "a", [1.0, 0.5, 0.8, 0.9] * 25, gzipped=True)
+    b = write(tmp_path / "b", [1.0, 0.7, 0.8, 0.8] * 25 + [0.0] * 10)  # 10 more problems: not in a, left out
+    out = tmp_path / "paired.json"
+    proc = run(a, b, "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    row = json.loads(out.read_text())["rows"][0]
+    assert row["task"] == "stage-6" and row["n"] == 100
+    assert abs(row["mean_a"] - 0.8) < 1e-9 and abs(row["mean_b"] - 0.825) < 1e-9
+    assert abs(row["difference"] - 0.025) < 1e-9
+    assert (row["b_higher"], row["b_lower"], row["same"]) == (25, 25, 50)
+    assert row["low"] < row["difference"] < row["high"]
+    assert row["low"] < 0.025 and row["high"] < 0.1  # +0.2 and -0.1 a quarter each: an interval around +0.025
+    assert "| stage-6 | 100 | 0.800 | 0.825 | +0.025 |" in proc.stdout
+
+
+def test_a_difference_on_every_problem_has_an_interval_clear_of_zero(tmp_path):
+    a = write(tmp_path / "a", [0.9, 0.8, 0.7, 1.0] * 16)
+    b = write(tmp_path / "b", [0.95, 0.9, 0.8, 1.0] * 16)
+    proc = run(a, b, "--out", tmp_path / "p.json")
+    row = json.loads((tmp_path / "p.json").read_text())["rows"][0]
+    assert proc.returncode == 0 and row["low"] > 0 and row["b_lower"] == 0
+
+
+def test_a_folder_without_problems_or_without_shared_problems_is_one_clear_error(tmp_path):
+    a = write(tmp_path / "a", [1.0, 0.5])
+    (tmp_path / "empty").mkdir()
+    proc = run(a, tmp_path / "empty")
+    assert proc.returncode != 0 and "no problems.jsonl" in proc.stderr and "Traceback" not in proc.stderr
+    other = write(tmp_path / "other", [1.0, 0.5], prefix="500w-validation-seed0-")
+    proc = run(a, other)
+    assert proc.returncode != 0 and "no problem answered in both" in proc.stderr and "Traceback" not in proc.stderr
+    proc = run(a, a, "--tasks", "stage-5")
+    assert proc.returncode != 0 and "stage-5: not scored in both" in proc.stderr
