@@ -5,7 +5,7 @@ collapse test), and whatever test-split scores those arms have.
     .venv/bin/python scripts/analysis/ablation.py            # writes results/grpo/ablation/README.md and two plots
 
 Which runs are the arms of which comparison is written below (``COMPARISONS``, ``DIRECT``, ``CHAIN``), as the batch
-READMEs (results/grpo/batch-23 ... batch-29/README.md) define them. Every number in the output is read from a file
+READMEs (results/grpo/batch-23 ... batch-30/README.md) define them. Every number in the output is read from a file
 under results/: minutes from each run's ``summary.json`` (``wall_seconds``; a stage run that trained a supervised
 help first adds the help's ``wall_seconds``), per-step GRPO curves from ``metrics.jsonl(.gz)``, scores from the
 ``eval.json`` of ``scores/``, ``cpu-eval/``, ``cpu-check/`` and ``shipped-eval/``, and the condensed
@@ -26,7 +26,7 @@ from scripts.summarize_runs import read_jsonl  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 STAGE_WORDS = {1: 10, 2: 25, 3: 50, 4: 100, 5: 200, 6: 500}
-BATCHES = (23, 24, 25, 26, 27, 28, 29)
+BATCHES = (23, 24, 25, 26, 27, 28, 29, 30)
 
 
 @dataclass(frozen=True)
@@ -210,6 +210,13 @@ COMPARISONS: tuple[Comparison, ...] = (
             Arm("n5-eq", 26, "stage 5's help alone", _p(26, "n5-eq"), _v(26, "n5-eq")),
             Arm("n5-grpo", 26, "n5-eq, then GRPO (`polish`)", _p(26, "n5-eq", "n5-grpo"), _v(26, "n5-grpo")),
             Arm("n5-eq12", 26, "the same help alone, longer", _p(26, "n5-eq12"), _v(26, "n5-eq12")),
+            Arm(
+                "n5-lt",
+                30,
+                "the long-text help alone (lr 1e-4 constant, 25-400 words; stage 5's help since batch 30)",
+                _p(30, "n5-lt"),
+                _v(30, "n5-lt"),
+            ),
         ),
         (Pair("n5-grpo", "n5-eq12", "equal", base="n5-eq"),),
     ),
@@ -379,6 +386,42 @@ COMPARISONS: tuple[Comparison, ...] = (
         ),
         extra_words=(200,),
     ),
+    Comparison(
+        "6e",
+        6,
+        "Stage 6 (500 words) from the shipped adapter (idf-more): GRPO at its own slips against more help (batch 30)",
+        (
+            Arm("idf-more", 29, "the start (the shipped stage 6, batch 29)", (), _v(29, "idf-more"), start=True),
+            Arm(
+                "idf-again",
+                30,
+                "6 more minutes of its identifier help (another draw of problems)",
+                _p(30, "idf-again"),
+                _v(30, "idf-again"),
+            ),
+            Arm(
+                "c6s-ship",
+                30,
+                "its greedy eval on 320 train problems (the cut points), then GRPO on windows at its first slips, "
+                "the slipped problems alone, lr 3e-5 (batch 30's c6s-only)",
+                (
+                    Part(30, "ship-train", untimed="the cut-point eval (scores/ship-train)"),
+                    Part(30, "c6s-only"),
+                ),
+                _v(30, "c6s-only"),
+            ),
+        ),
+        (
+            Pair(
+                "c6s-ship",
+                "idf-again",
+                "equal",
+                base="idf-more",
+                note="c6s-ship also spent an untimed cut-point eval (~2 minutes); idf-again's test scores did not come back",
+            ),
+        ),
+        extra_words=(200,),
+    ),
 )
 
 # Stage 6 directly from stage 1 against through the curriculum: the GRPO run, and the chain of runs before it.
@@ -404,6 +447,7 @@ EVAL_ALIASES = {
     "batch-29/cpu-check": "idf-more",
     "batch-29/scores/idf-more-t15-test": "idf-more",
     "batch-29/scores/idf-more-t6-test": "idf-more",
+    "batch-30/scores/c6s-only-test": "c6s-ship",  # batch 30's c6s-only (batch 29 has a run of that name)
 }
 EVAL_SUFFIXES = ("-average-out_of_register", "-average-test", "-out_of_register", "-test", "-oor")
 # Arms for scale, not in a comparison: the supervised chain's first two phases (batch 24).
@@ -893,7 +937,7 @@ def eval_name(results: Results, path: Path) -> str:
 
 
 def held_out_scores(results: Results, names: list[str]) -> dict[str, list[tuple[str, str, str, dict]]]:
-    """{run: [(split, file, device, {stage: row})]} from every eval.json of batches 23-28 with test or
+    """{run: [(split, file, device, {stage: row})]} from every eval.json of BATCHES with test or
     out-of-register rows."""
     found: dict[str, list] = {}
     for batch in BATCHES:
@@ -1213,7 +1257,8 @@ def build_readme(results: Results, comparisons=COMPARISONS, plots: tuple[str, ..
         direct_vs_chain(results),
         *(f"![{p}]({p})" for p in plots),
         "## 3. Test split and out of register",
-        "Every `eval.json` of batches 23-28 with test or out-of-register rows, for the arms above and for sup-2 (the "
+        f"Every `eval.json` of batches {BATCHES[0]}-{BATCHES[-1]} with test or out-of-register rows, for the arms "
+        "above and for sup-2 (the "
         "supervised chain's first two phases, for scale). `cpu-eval/` and `cpu-check/` ran on CPU in float32 "
         "(`cpu-check/` scored the shipped bfloat16 file); the others on the card named.",
         held,
