@@ -1,0 +1,103 @@
+# GPU batch 31 of issues 17 and 18 (written 2026-11-26, session 25, before it ran; for a later session's GPU minutes).
+# Batch 30 (results/grpo/batch-30/README.md) adopted stage 5 by the long-text help (n5-lt: 0.940 at 200 words on
+# validation, 759 steps, ~6.5 H100-minutes), so the chain by the recipes is ~62.1 training minutes (34.8 + ~6.5 + 13.1
+# + ~7.7), over item 2's 60, and the shipped stage 6 (idf-more) continues the stage 5 of before (n5-eq12). This batch:
+#   item 2: stage 6 by stage-6.yaml as committed from n5-lt (s6-lt: its first part, 1,500 steps, then its identifier
+#           part, 613 steps): the chain's stage 6, on validation and test, and out of register. With a checkpoint of
+#           the first part at step 1,100, the identifier part from there too (s6-short): a first part 400 steps
+#           (~3.5 H100-minutes) shorter would bring the chain to ~58.6 minutes, within 60.
+#   item 3: idf-again (batch 30's 6 more minutes of help from the shipped adapter) on test, against c6s-only's test
+#           scores (batch 30): the first equal-minutes pair with test scores for both arms; and out of register.
+#   4 GPUs only: item 4 (the arithmetic control for 20 minutes at 512 a step), item 1 (i1-9m), issue 18 (idf-all).
+#
+# Starts, carried (each ~20 MB; two do not fit one call beside a bundle, so each rides a call of its own, see Calls):
+#   n5-lt:     mkdir -p .carry/n5-lt && for f in adapter_config.json adapter_model.safetensors; do
+#                git show 798a1fe:adapters/batch-30/n5-lt/$f > .carry/n5-lt/$f; done
+#   idf-again: the same with idf-again (798a1fe:adapters/batch-30/idf-again/)
+# Each run of this script first copies every carried adapter (.carry/NAME/) to $LAB/carry/NAME/, so that a start
+# carried by an earlier call stays on the machine whatever later calls carry.
+# Calls: results/ moved out of the tree (mv results /work/results-hidden; back before any commit); .gpu/1, .gpu/2,
+# .gpu/3 alone, each `source scripts/gpu/setup.sh`; .gpu/4 with .carry/idf-again: `source scripts/gpu/setup.sh;
+# WAIT=1 PART=wait bash THIS` (the set-up completes, idf-again is kept); then .carry/n5-lt with the start_lanes command
+# below; then `WAIT=540 PART=wait bash THIS` calls back to back.
+#
+# Parts (start_lanes gives each lane its GPU). Scores: 256 problems a stage, greedy; OOR = out_of_register:
+# PART=s6-lt-a    stage 6's first help part as committed (sft-stage-6-help-long-texts, 1,500 steps, at most 14
+#                 minutes) from n5-lt, with a checkpoint at step 1,100 (the constant rate after 10 warm-up steps and
+#                 the length-grouped order over its 24,000 problems do not depend on max_steps, so the checkpoint is
+#                 what a 1,100-step recipe drawing 24,000 problems trains).
+# PART=s6-lt      stage 6's identifier part as committed (sft-stage-6-help-identifiers: 613 steps, at most 10 minutes)
+#                 from s6-lt-a: stage 6 of the chain by the recipes of now. s6-lt-score: validation and test, stages
+#                 1-6.
+# PART=s6-short   the identifier part from s6-lt-a's step-1,100 checkpoint (waits for it). s6-short-score: validation
+#                 and test, stages 1-6.
+# PART=s6-oor-report  s6-lt and s6-short out of register, stages 1-6 (waits for s6-lt).
+# PART=idf-again-report  idf-again on test and out of register, stages 1-6 (its bf16 file: batch 30 scored the float32
+#                 adapter on validation, which stayed on that machine; batch 29-30's CPU checks of bf16 files matched
+#                 511-512 of 512 answers).
+# PART=a2-b512-20m  item 4: a2-b512-12m (batch 30: +10.5 / +9.96 points, reward still rising) for 20 minutes.
+# PART=start-in   the format start (sft-format-start.yaml from a fresh adapter, ~50 s), for i1-9m.
+# PART=i1-9m      item 1: stage-1.yaml from the format start with a 9-minute clock, at most 400 steps (batch 30's plan,
+#                 not run there). i1-9m-score: its average and last weights on validation, stage 1.
+# PART=idf-all    issue 18: idf-again with identifiers in every problem (batch 30's plan, not run there).
+#                 idf-all-score: validation and OOR.
+# Rules, written before the run:
+#   item 2: sft-stage-6-help-long-texts takes 1,100 steps (with `problems: 24000`, so that its steps are s6-lt-a's
+#     first 1,100) if s6-short scores no more than 0.01 below s6-lt at 500 words on validation and no stage 1-5 more
+#     than 0.01 below s6-lt's there; then the chain is ~58.6 minutes and s6-short is its stage 6. Otherwise s6-lt is.
+#     The chain's stage 6 (the one picked) ships in place of idf-more if it meets every stage's goal on test (0.99 /
+#     0.98 / 0.97 / 0.95 / 0.93 / 0.90) and no stage is more than 0.02 below stage 5's own (n5-lt) on validation; the
+#     README's table is then its, and its out-of-register row issue 18's. Reported either way: both on validation and
+#     test at every stage, paired (scripts/paired_scores.py) against idf-more, the shipped adapter of now.
+#   item 3: idf-again against c6s-only on test at every stage (paired): the first pair of item 3 with both arms on
+#     test (results/grpo/ablation/ takes it). No recipe changes by it.
+#   item 4: arithmetic.yaml takes 512 a step and a 20-minute clock if a2-b512-20m's validation gain reaches +10.9
+#     points; item 4 is met if its test gain is +10 or more as well.
+#   item 1: stage-1.yaml takes the 9-minute clock if i1-9m's average scores 0.993 or more on validation (batch 30's
+#     rule); then i1-report scores it on test and out of register (NAMES=i1-9m).
+#   issue 18: idf-all adopted for the second part if its OOR beats idf-again's by 0.03 or more at 200 and 500 words and
+#     its validation at 500 words is no more than 0.01 below idf-again's (batch 30's rule).
+# Plans (setup.sh's start_lanes; export BACK_RAW=0 first). Batch 29-30's pace on two H200s: stage 6's first part ~2.1
+# steps a second (1,500: ~12 minutes and ~1 of tokenizing), the identifier part ~1.4 (613: ~7 and ~1), a score of
+# stages 1-6 on two splits at once ~5 minutes, on three more than 6. Lane 0: ~13 + ~8 + ~5.5 = ~27 minutes; lane 1:
+# idf-again's two scores (~5.5) while s6-lt-a reaches step 1,100 (~10), then ~8 + ~5.5, then s6-lt's OOR (~4):
+#   2 GPUs: "s6-lt-a s6-lt s6-lt-score" "idf-again-report s6-short s6-short-score s6-oor-report"
+#   4 GPUs: the two above, and "a2-b512-20m" "start-in i1-9m i1-9m-score idf-all idf-all-score"
+# Commit each adapter that may ship as it comes back (then drop it from the tree).
+source scripts/gpu/setup.sh
+[ -n "$DRY_RUN" ] || { mkdir -p $LAB/carry && for start in .carry/*/; do  # the starts this call carried, kept
+  [ -f "$start/adapter_model.safetensors" ] && cp -r "$start" $LAB/carry/
+done; }
+ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
+mkdir -p $LAB/results/scores
+START5=$LAB/carry/n5-lt       # stage 5 by stage-5.yaml of now (batch 30)
+AGAIN=$LAB/carry/idf-again    # batch 30's idf-again
+CHECKPOINT=$LAB/runs/s6-lt-a/checkpoint-1100
+IDF="sft-stage-6-help-identifiers"
+case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or wait} in
+  bg) start_parts scripts/gpu/grpo_sweep_31.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
+  wait) wait_parts ;;
+  start-in) format_start ;;
+  s6-lt-a) help_alone s6-lt-a sft-stage-6-help-long-texts $START5 14 --max_steps 1500 --save_steps 1100 ;;
+  s6-lt) wait_for $LAB/runs/s6-lt-a/final/adapter_model.safetensors || exit 1
+    help_alone s6-lt $IDF $LAB/runs/s6-lt-a/final 10 --max_steps 613 ;;
+  s6-short) wait_for $CHECKPOINT/adapter_model.safetensors || exit 1
+    help_alone s6-short $IDF $CHECKPOINT 10 --max_steps 613 ;;
+  s6-lt-score | s6-short-score)
+    score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-6 &
+    score ${PART%-score} $LAB/runs/${PART%-score}/final test 1-6 & wait ;;
+  s6-oor-report) wait_for $LAB/runs/s6-lt/final/adapter_model.safetensors || exit 1
+    score s6-lt $LAB/runs/s6-lt/final out_of_register 1-6 & score s6-short $LAB/runs/s6-short/final out_of_register 1-6 &
+    wait ;;
+  idf-again-report)
+    score idf-again $AGAIN test 1-6 & score idf-again $AGAIN out_of_register 1-6 & wait ;;
+  idf-all) help_alone idf-all $IDF adapters/shipped 6 --max_steps 700 --problem_seed 2 --identifier_fraction 1.0 ;;
+  idf-all-score)
+    score idf-all $LAB/runs/idf-all/final validation 1-6 & score idf-all $LAB/runs/idf-all/final out_of_register 1-6 &
+    wait ;;
+  a2-b512-20m) arith a2-b512-20m --per_device_train_batch_size 512 --max_steps 5000 --max_train_minutes 20 ;;
+  i1-9m) CLOCK=9 stage1 i1-9m --max_steps 400 ;;
+  i1-9m-score) score_both i1-9m ;;
+  i1-report) report_stage1 ${NAMES:?} ;;
+esac
+[ -z "$BG" ] && (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)
