@@ -523,12 +523,12 @@ class Results:
 
 
 def device_name(text: str | None) -> str:
+    """The card's short name (``H100``), or each card in turn where a run named several (a help of two parts on two
+    cards: ``one NVIDIA H100 80GB HBM3, then one NVIDIA H200`` -> ``H100, then H200``)."""
     if not text:
         return "?"
-    for card in ("H100", "H200", "A100"):
-        if card in text:
-            return card
-    return text
+    found = [card for part in text.split(", then ") for card in ("H100", "H200", "A100") if card in part]
+    return ", then ".join(found) if found else text
 
 
 def is_grpo(summary: dict) -> bool:

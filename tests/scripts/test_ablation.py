@@ -102,3 +102,9 @@ def test_the_real_run_over_the_repositorys_results_matches_the_committed_output(
     first_step = ablation.read_metrics(grpo / "batch-26/s6-chain")[0][0]["reward"]
     assert f"| s6-chain | 1 | {first_step:.4f} |" in text
     assert text == (grpo / "ablation" / "README.md").read_text()  # regenerate it with the script after any change
+
+
+def test_a_card_is_named_short_and_a_run_on_two_cards_names_both_in_turn():
+    assert ablation.device_name("NVIDIA H100 80GB HBM3") == "H100"
+    assert ablation.device_name("one NVIDIA H100 80GB HBM3, then one NVIDIA H200") == "H100, then H200"
+    assert ablation.device_name(None) == "?" and ablation.device_name("cpu") == "cpu"
