@@ -152,6 +152,12 @@ class Task(ABC):
             f"{self.name} has no texts to put identifiers in: an identifier fraction applies to the interleave tasks"
         )
 
+    def with_long_identifier_share(self, share: float) -> Task:
+        """A copy whose train problems' identifiers are, ``share`` of them, long ones (interleave tasks only)."""
+        raise ValueError(
+            f"{self.name} has no texts to put identifiers in: a long identifier share applies to the interleave tasks"
+        )
+
     def with_continuation(self, words: int, cuts: dict[str, int] | None = None, slips_only: bool = False) -> Task:
         """A copy whose train problems are continuations scored on a window of ``words`` words, cut where ``cuts``
         says (interleave tasks only)."""

@@ -23,6 +23,7 @@ RECIPE_KEYS = (
     "continuation_slips_only",
     "scrambled_fraction",
     "identifier_fraction",
+    "long_identifier_share",
 )
 
 

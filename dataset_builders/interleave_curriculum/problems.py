@@ -13,7 +13,11 @@ from collections.abc import Iterator
 from dataset_builders.corpus import ALL_SPLITS, Corpus
 from dataset_builders.indexing import KeyedPermutation
 from dataset_builders.interleave_curriculum.fragments import FragmentSlots
-from dataset_builders.interleave_curriculum.identifiers import check_identifier_fraction, identifier_text
+from dataset_builders.interleave_curriculum.identifiers import (
+    check_identifier_fraction,
+    check_long_identifier_share,
+    identifier_text,
+)
 from dataset_builders.interleave_curriculum.mix import RegisterMix
 from dataset_builders.interleave_curriculum.scramble import check_scrambled_fraction, scrambled_text, scrambles
 from dataset_builders.interleave_curriculum.share import in_share
@@ -38,8 +42,9 @@ class InterleaveProblems:
 
     ``register_weights`` overrides weights of ``mix.REGISTER_WEIGHTS`` (integers; 0 leaves a register out).
     ``identifier_fraction`` of the problems (0: none) have some of each text's words replaced by synthetic identifiers
-    (``identifiers.py``), then ``scrambled_fraction`` of them (0: none; chosen independently) have each text's words
-    shuffled (``scramble.py``), before the prompt and target are built from the texts.
+    (``identifiers.py``; ``long_identifier_share`` of those identifiers long ones, of 3 or 4 components; 0: none),
+    then ``scrambled_fraction`` of them (0: none; chosen independently) have each text's words shuffled
+    (``scramble.py``), before the prompt and target are built from the texts.
     """
 
     def __init__(
@@ -51,14 +56,17 @@ class InterleaveProblems:
         register_weights: dict[str, int] | None = None,
         scrambled_fraction: float = 0.0,
         identifier_fraction: float = 0.0,
+        long_identifier_share: float = 0.0,
     ):
         if split not in ALL_SPLITS:
             raise ValueError(f"unknown split {split!r}; expected one of {ALL_SPLITS}")
         check_scrambled_fraction(scrambled_fraction)
         check_identifier_fraction(identifier_fraction)
+        check_long_identifier_share(long_identifier_share)
         self.split, self.n_words, self.seed = split, n_words, seed
         self.scrambled_fraction = float(scrambled_fraction)
         self.identifier_fraction = float(identifier_fraction)
+        self.long_identifier_share = float(long_identifier_share)
         self.stage = stage_of(n_words)
         by_register: dict = {}
         for passage in corpus.split(split, min_words=n_words):
@@ -105,7 +113,9 @@ class InterleaveProblems:
         text_a, text_b = fragment_a.text, fragment_b.text
         if self.identified(index):  # before scrambling: a scrambled problem's identifiers are built from prose
             key = f"{self._key}/identifiers/index={index}"
-            text_a, text_b = identifier_text(text_a, key + "/text=a"), identifier_text(text_b, key + "/text=b")
+            long_share = self.long_identifier_share
+            text_a = identifier_text(text_a, key + "/text=a", long_share)
+            text_b = identifier_text(text_b, key + "/text=b", long_share)
         if self.scrambled(index):
             key = f"{self._key}/scramble/index={index}"
             text_a, text_b = scrambled_text(text_a, key + "/text=a"), scrambled_text(text_b, key + "/text=b")

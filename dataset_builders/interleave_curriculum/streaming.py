@@ -33,12 +33,14 @@ def curriculum_stream(
     register_weights: dict[str, int] | None = None,
     scrambled_fraction: float = 0.0,
     identifier_fraction: float = 0.0,
+    long_identifier_share: float = 0.0,
 ) -> datasets.IterableDataset:
     """Train problems ``start_index, start_index + 1, ...`` generated on the fly; resumable by index or state_dict.
 
     ``register_weights`` overrides weights of the register mix (``mix.REGISTER_WEIGHTS``; None: the fixed mix);
     ``scrambled_fraction`` of the problems have their texts' words shuffled (``scramble.py``; 0: none), and
-    ``identifier_fraction`` of them some words replaced by synthetic identifiers (``identifiers.py``; 0: none)."""
+    ``identifier_fraction`` of them some words replaced by synthetic identifiers (``identifiers.py``; 0: none),
+    ``long_identifier_share`` of those identifiers long ones of 3 or 4 components (0: none)."""
     builder = curriculum_builder(
         stage,
         n_words,
@@ -49,6 +51,7 @@ def curriculum_stream(
         register_weights=register_weights,
         scrambled_fraction=scrambled_fraction,
         identifier_fraction=identifier_fraction,
+        long_identifier_share=long_identifier_share,
     )
     return builder.as_streaming_dataset(split="train")
 
@@ -63,13 +66,15 @@ def curriculum_dataset(
     register_weights: dict[str, int] | None = None,
     scrambled_fraction: float = 0.0,
     identifier_fraction: float = 0.0,
+    long_identifier_share: float = 0.0,
 ) -> datasets.Dataset:
     """The first ``size`` problems of ``split`` (default: the config's size) as an in-memory ``Dataset``.
 
     ``split`` is train, validation, test or out_of_register (texts only from the registers held out of the others).
     ``register_weights`` reweights the train split's register mix only; the other splits keep the fixed mix.
     ``scrambled_fraction`` shuffles the texts of that share of the train split's problems only, and
-    ``identifier_fraction`` puts synthetic identifiers in that share of them only.
+    ``identifier_fraction`` puts synthetic identifiers in that share of them only (``long_identifier_share`` of those
+    identifiers long ones).
     """
     builder = curriculum_builder(
         stage,
@@ -79,6 +84,7 @@ def curriculum_dataset(
         register_weights=register_weights,
         scrambled_fraction=scrambled_fraction,
         identifier_fraction=identifier_fraction,
+        long_identifier_share=long_identifier_share,
         **size_override(split, size, ALL_SPLITS),
     )
     if split == OUT_OF_REGISTER and not builder.corpus.split(OUT_OF_REGISTER):

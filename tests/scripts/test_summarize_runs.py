@@ -42,3 +42,21 @@ def test_runs_and_their_scores_in_both_layouts(tmp_path):
     assert runs["old"]["final_validation"][0]["nw_score"] == 0.7
     assert runs["new"]["final_validation"][0]["nw_score"] == 0.9
     assert runs["new"]["steps"] == 12 and len(runs["new"]["train_curve_every_10_steps"]) == 2
+
+
+def test_a_runs_record_keeps_its_train_draw_shares_of_its_recipe(tmp_path):
+    """The recipe keys of a run's record include the identifier shares (long ones too), and not the rest."""
+    batch = tmp_path / "batch"
+    _run(batch / "long", 2)
+    summary = json.loads((batch / "long" / "summary.json").read_text())
+    recipe = {"identifier_fraction": "0.5", "long_identifier_share": "0.25", "learning_rate": 1e-5}
+    (batch / "long" / "summary.json").write_text(json.dumps({**summary, "recipe": recipe}))
+    out = tmp_path / "batch.json"
+    subprocess.run(
+        [sys.executable, str(REPO_ROOT / "scripts" / "summarize_runs.py"), str(batch), str(out)],
+        check=True,
+        capture_output=True,
+        cwd=REPO_ROOT,
+    )
+    (run,) = json.loads(out.read_text())["runs"]
+    assert run["recipe"] == {"identifier_fraction": "0.5", "long_identifier_share": "0.25"}

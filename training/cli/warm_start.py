@@ -24,10 +24,12 @@ from publishing.hub import HubError
 from training.core.arguments import (
     FRACTION_FLAGS,
     IDENTIFIER_FRACTION_HELP,
+    LONG_IDENTIFIER_SHARE_HELP,
     REGISTER_WEIGHTS_HELP,
     SCRAMBLED_FRACTION_HELP,
     RecipeError,
     parse_fraction,
+    parse_long_identifier_share,
 )
 from training.core.cuda_memory import allow_expandable_segments
 from training.core.gpu_visibility import one_gpu_per_process
@@ -63,6 +65,7 @@ class WarmStartArguments:
     # strings, as RunArguments': --scrambled_fraction x is a RecipeError
     scrambled_fraction: str | None = field(default=None, metadata={"help": SCRAMBLED_FRACTION_HELP})
     identifier_fraction: str | None = field(default=None, metadata={"help": IDENTIFIER_FRACTION_HELP})
+    long_identifier_share: str | None = field(default=None, metadata={"help": LONG_IDENTIFIER_SHARE_HELP})
     problems: int | None = field(
         default=None,
         metadata={
@@ -88,6 +91,7 @@ class WarmStartArguments:
     def __post_init__(self):
         for flag in FRACTION_FLAGS:
             parse_fraction(flag, getattr(self, flag))  # a typo stops the run now, not after loading
+        parse_long_identifier_share(self)  # so does a long share without identifiers to make long
 
 
 def parse_words(spec: str) -> list[int]:
@@ -103,7 +107,8 @@ def parse_words(spec: str) -> list[int]:
 def warm_start_tasks(args: WarmStartArguments) -> list:
     """The tasks the run draws from in turns (``dataset_builders.tasks.mix``), their train problems drawn with
     ``--register_weights`` if given, ``--scrambled_fraction`` of them with shuffled texts and
-    ``--identifier_fraction`` of them with synthetic identifiers if not 0."""
+    ``--identifier_fraction`` of them with synthetic identifiers if not 0 (``--long_identifier_share`` of those
+    identifiers long ones)."""
     from dataset_builders import tasks
     from training.core.run_task import with_train_draw
 
@@ -233,6 +238,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         "register_weights": args.register_weights,
         "scrambled_fraction": parse_fraction("scrambled_fraction", args.scrambled_fraction),
         "identifier_fraction": parse_fraction("identifier_fraction", args.identifier_fraction),
+        "long_identifier_share": parse_long_identifier_share(args),
         # what inference needs at the longest length trained (the one budget formula)
         "completion_budget": max(t.completion_budget(tokenizer) for t in task_list),
         "model": model_args.model_name_or_path,

@@ -65,6 +65,14 @@ IDENTIFIER_FRACTION_HELP = (
     "dynamic sampling's problems too; validation, test and out_of_register keep their texts as written; unset or 0: "
     "none"
 )
+LONG_IDENTIFIER_SHARE_HELP = (
+    "interleave tasks, with --identifier_fraction > 0: the share (0 to 1) of the synthetic identifiers that are long "
+    "ones of 3 or 4 components built from the replaced word and the two or three words after it (a.b.c.Dd(), "
+    "AAA_404_BBB, a/b/c.py, --a-b-c=d, ...: LONG_SHAPES in dataset_builders/interleave_curriculum/identifiers.py), "
+    "where the held-out technical text's slips fall most often per word; the others keep the shapes of two words; "
+    "validation, test and out_of_register keep their texts as written; unset or 0: none (the identifiers of before, "
+    "byte for byte)"
+)
 FRACTION_FLAGS = ("scrambled_fraction", "identifier_fraction")  # the train-draw shares parse_fraction reads
 
 
@@ -79,6 +87,31 @@ def parse_fraction(flag: str, spec) -> float:
         return parse_share(spec)
     except BadFraction as exc:
         raise RecipeError(f"--{flag} {exc}") from None
+
+
+def parse_long_identifier_share(args) -> float:
+    """``args.long_identifier_share`` (a flag's string or a recipe's number; unset: 0) as a number from 0 to 1; a
+    ``RecipeError`` for anything else, or for a share above 0 without ``--identifier_fraction`` above 0 (there would be
+    no identifiers to make long). ``args``: GRPO's ``RunArguments`` or the warm start's arguments."""
+    from dataset_builders.interleave_curriculum.share import BadFraction, parse_share
+
+    spec = args.long_identifier_share
+    if spec is None:
+        return 0.0
+    try:
+        share = parse_share(spec)
+    except BadFraction:
+        raise RecipeError(
+            f"--long_identifier_share {spec!r}: expected a number from 0 to 1 (the share of the synthetic identifiers "
+            "that are long), e.g. 0.5"
+        ) from None
+    if share and not parse_fraction("identifier_fraction", args.identifier_fraction):
+        raise RecipeError(
+            f"--long_identifier_share {share:g} makes that share of the synthetic identifiers long, and there are none "
+            "without --identifier_fraction: give --identifier_fraction > 0 too (e.g. 0.5), or leave "
+            "--long_identifier_share unset"
+        )
+    return share
 
 
 @dataclass
@@ -109,6 +142,7 @@ class RunArguments:
     # strings, parsed by parse_fraction, so that --scrambled_fraction x is a RecipeError, not argparse's exit
     scrambled_fraction: str | None = field(default=None, metadata={"help": SCRAMBLED_FRACTION_HELP})
     identifier_fraction: str | None = field(default=None, metadata={"help": IDENTIFIER_FRACTION_HELP})
+    long_identifier_share: str | None = field(default=None, metadata={"help": LONG_IDENTIFIER_SHARE_HELP})
     continuation_words: int = field(
         default=0,
         metadata={
@@ -312,6 +346,7 @@ class RunArguments:
             parse_register_weights(self.register_weights)  # a typo stops the run now, not after loading
         # each share parsed once: a typo stops the run now, and the shares set are named below
         shares = [f"--{flag}" for flag in FRACTION_FLAGS if parse_fraction(flag, getattr(self, flag))]
+        parse_long_identifier_share(self)  # a long share only changes identifiers, which --identifier_fraction makes
         if self.continuation_slips_only and not self.continuation_cuts:
             raise RecipeError(
                 "--continuation_slips_only trains on the problems --continuation_cuts names: give --continuation_cuts"

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataset_builders import tasks
 from dataset_builders.interleave_curriculum.continuation import slip_cuts
 from dataset_builders.task import Task
-from training.core.arguments import RecipeError, parse_fraction, parse_register_weights
+from training.core.arguments import RecipeError, parse_fraction, parse_long_identifier_share, parse_register_weights
 
 
 def import_reward(dotted: str) -> Callable:
@@ -26,14 +26,17 @@ def import_reward(dotted: str) -> Callable:
 
 def with_train_draw(task: Task, args) -> Task:
     """``task`` with the flags of ``args`` (GRPO's ``RunArguments`` or the warm start's arguments) on how its train
-    problems are drawn: ``--register_weights`` if given, and ``--scrambled_fraction`` and ``--identifier_fraction`` if
-    not 0. A ValueError (a RecipeError for a bad value) where they do not apply."""
+    problems are drawn: ``--register_weights`` if given, and ``--scrambled_fraction``, ``--identifier_fraction`` and
+    ``--long_identifier_share`` if not 0. A ValueError (a RecipeError for a bad value, or for a long identifier share
+    without an identifier fraction) where they do not apply."""
     if args.register_weights:
         task = task.with_register_weights(parse_register_weights(args.register_weights))
     if fraction := parse_fraction("scrambled_fraction", args.scrambled_fraction):
         task = task.with_scrambled_fraction(fraction)
     if fraction := parse_fraction("identifier_fraction", args.identifier_fraction):
         task = task.with_identifier_fraction(fraction)
+    if share := parse_long_identifier_share(args):
+        task = task.with_long_identifier_share(share)
     return task
 
 
@@ -41,7 +44,8 @@ def task_for(run_args) -> Task:
     """The task a run's arguments name; ``train_words``, if given, the lengths its train problems take turns over;
     ``register_weights``, if given, the register mix of its train problems; ``scrambled_fraction`` and
     ``identifier_fraction``, if not 0, the shares of its train problems with shuffled texts and with synthetic
-    identifiers; ``continuation_words``, if not 0, its train problems as continuations
+    identifiers (``long_identifier_share``, if not 0, the share of those identifiers that are long);
+    ``continuation_words``, if not 0, its train problems as continuations
     scored on that many words (cut at the start adapter's slips where ``continuation_cuts`` names its evaluation);
     ``reward_funcs`` (dotted paths), if given, replace its rewards."""
     try:

@@ -69,12 +69,14 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     assert summary["packing"] is True and summary["problems"] == 24
     assert summary["nonfinite_gradient_steps_skipped"] == []  # the same record as GRPO runs keep
     assert (summary["scrambled_fraction"], summary["identifier_fraction"]) == (0.0, 0.0)
+    assert summary["long_identifier_share"] == 0.0
     assert "INIT_ADAPTER=" in proc.stdout
 
     # a later phase continues that adapter (make warm-start RECIPE=...): it starts from its weights and moves them
     proc = _make_warm_start(
         f"--max_steps 1 --warmup_steps 0 --words 4 --init_adapter {tmp_path}/run/final --scrambled_fraction 0.5 "
-        f"--identifier_fraction 0.25 --per_device_train_batch_size 2 --gradient_accumulation_steps 2 "
+        f"--identifier_fraction 0.25 --long_identifier_share 0.5 --per_device_train_batch_size 2 "
+        f"--gradient_accumulation_steps 2 "
         f"--output_dir {tmp_path}/next --results_dir {tmp_path}/next-res"
     )
     assert "warm start next: 1 steps x 4 problems, 4 words-4 problems" in proc.stdout  # a step: 2 rows, twice
@@ -84,7 +86,7 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     assert any(not torch.equal(after[name], weights[name]) for name in weights)  # it trained further
     summary = json.loads((tmp_path / "next-res" / "summary.json").read_text())
     assert (summary["init_adapter"], summary["scrambled_fraction"]) == (f"{tmp_path}/run/final", 0.5)
-    assert summary["identifier_fraction"] == 0.25
+    assert (summary["identifier_fraction"], summary["long_identifier_share"]) == (0.25, 0.5)
 
 
 def test_arithmetic_rows_are_train_products_and_never_a_held_out_pair():
@@ -210,3 +212,32 @@ def test_a_bad_train_share_or_one_without_texts_is_a_recipe_error(flag, what):
         WarmStartArguments(words="4,6", **{flag: "2"})
     with pytest.raises(RecipeError, match=f"{what} applies to the interleave tasks"):
         warm_start_tasks(WarmStartArguments(task="arithmetic", **{flag: "0.5"}))
+
+
+def test_a_long_identifier_share_makes_the_rows_identifiers_long_and_needs_an_identifier_fraction():
+    """--identifier_fraction 1 --long_identifier_share 1: the same rows as with identifiers alone, in the same words,
+    each identifier another (of 3 or 4 components); a long share without identifiers is a RecipeError at parsing."""
+    from training.cli.warm_start import parse_warm_start_arguments
+    from training.core.arguments import RECIPES_DIR
+
+    recipe = str(RECIPES_DIR / "sft-every-length.yaml")
+    flags = ["--config", recipe, "--words", "4,6", "--identifier_fraction", "1"]
+    short, _, _ = parse_warm_start_arguments(flags)
+    long, _, _ = parse_warm_start_arguments([*flags, "--long_identifier_share", "1"])
+    assert [t.long_identifier_share for t in warm_start_tasks(long)] == [1.0, 1.0]
+    assert [t.long_identifier_share for t in warm_start_tasks(short)] == [0.0, 0.0]
+    rows, short_rows = (warm_start_dataset(warm_start_tasks(args), size=8) for args in (long, short))
+    plain = warm_start_dataset(warm_start_tasks(WarmStartArguments(words="4,6")), size=8)
+    for row, short_row, plain_row in zip(rows, short_rows, plain, strict=True):
+        for text, short_text, plain_text in zip(_texts(row), _texts(short_row), _texts(plain_row), strict=True):
+            words, short_words, plain_words = text.split(), short_text.split(), plain_text.split()
+            replaced = [i for i, (a, b) in enumerate(zip(short_words, plain_words, strict=True)) if a != b]
+            assert replaced == [i for i, (a, b) in enumerate(zip(words, plain_words, strict=True)) if a != b]
+            assert all(words[i] != short_words[i] for i in replaced)
+        assert row["completion"] == [{"role": "assistant", "content": interleave_target(*_texts(row))}]
+    with pytest.raises(RecipeError, match="there are none without --identifier_fraction"):
+        WarmStartArguments(words="4,6", long_identifier_share="0.5")
+    with pytest.raises(RecipeError, match="--long_identifier_share '2': expected a number from 0 to 1"):
+        WarmStartArguments(words="4,6", identifier_fraction="0.5", long_identifier_share="2")
+    with pytest.raises(RecipeError, match="an identifier fraction applies to the interleave tasks"):
+        warm_start_tasks(WarmStartArguments(task="arithmetic", identifier_fraction="0.5", long_identifier_share="0.5"))

@@ -240,3 +240,44 @@ def test_identifiers_and_scrambling_are_set_apart():
     both = ["--identifier_fraction", "0.2", "--scrambled_fraction", "0.4"]
     task = task_for(parse_run_arguments(["--config", STAGE_3, *both])[0])
     assert (task.identifier_fraction, task.scrambled_fraction) == (0.2, 0.4)
+
+
+def test_a_long_identifier_share_reaches_the_task_with_an_identifier_fraction_only(tmp_path):
+    """--long_identifier_share, as a flag or a recipe key, sets the share of the task's identifiers that are long; it
+    needs --identifier_fraction above 0 (one error, at parsing and where the task is drawn), and a value that is no
+    number from 0 to 1 is a RecipeError at parsing."""
+    import re
+    from types import SimpleNamespace
+
+    from dataset_builders import tasks
+    from training.core.run_task import task_for, with_train_draw
+
+    both = ["--identifier_fraction", "0.5", "--long_identifier_share", "0.3"]
+    task = task_for(parse_run_arguments(["--config", STAGE_3, *both])[0])
+    assert (task.name, task.identifier_fraction, task.long_identifier_share) == ("stage-3", 0.5, 0.3)
+    assert (
+        task_for(parse_run_arguments(["--config", STAGE_3, "--identifier_fraction", "0.5"])[0]).long_identifier_share
+        == 0
+    )
+    unset = task_for(parse_run_arguments(["--config", STAGE_3, "--long_identifier_share", "0"])[0])
+    assert (unset.identifier_fraction, unset.long_identifier_share) == (0, 0)
+    recipe = tmp_path / "long.yaml"
+    recipe.write_text(f"base: {STAGE_3}\nidentifier_fraction: 0.5\nlong_identifier_share: 0.25\n")
+    assert task_for(parse_run_arguments(["--config", str(recipe)])[0]).long_identifier_share == 0.25
+    needs = (
+        "--long_identifier_share 0.3 makes that share of the synthetic identifiers long, and there are none without "
+    )
+    for without in ([], ["--identifier_fraction", "0"]):
+        with pytest.raises(
+            RecipeError, match=re.escape(needs + "--identifier_fraction: give --identifier_fraction > 0")
+        ):
+            parse_run_arguments(["--config", STAGE_3, "--long_identifier_share", "0.3", *without])
+    args = SimpleNamespace(register_weights=None, scrambled_fraction=None, identifier_fraction=None)
+    with pytest.raises(RecipeError, match=re.escape(needs)):  # where the task is drawn, the same error
+        with_train_draw(tasks.get("stage-3"), SimpleNamespace(**vars(args), long_identifier_share="0.3"))
+    for spec in ("-0.1", "1.5", "x", "nan", ""):
+        with pytest.raises(RecipeError, match=re.escape(f"--long_identifier_share '{spec}': expected a number from 0")):
+            parse_run_arguments(["--config", STAGE_3, "--identifier_fraction", "0.5", "--long_identifier_share", spec])
+    recipe.write_text(f"base: {STAGE_3}\nidentifier_fraction: 0.5\nlong_identifier_share: true\n")
+    with pytest.raises(RecipeError, match="--long_identifier_share True: expected a number from 0 to 1"):
+        parse_run_arguments(["--config", str(recipe)])
