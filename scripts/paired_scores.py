@@ -80,8 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     print("| task | n | A | B | B - A | 95% interval | B higher / lower / same |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
-        print(f"| {r['task']} | {r['n']} | {r['mean_a']:.3f} | {r['mean_b']:.3f} | {r['difference']:+.3f} | "
-              f"{r['low']:+.3f} .. {r['high']:+.3f} | {r['b_higher']} / {r['b_lower']} / {r['same']} |")
+        print(
+            f"| {r['task']} | {r['n']} | {r['mean_a']:.3f} | {r['mean_b']:.3f} | {r['difference']:+.3f} | "
+            f"{r['low']:+.3f} .. {r['high']:+.3f} | {r['b_higher']} / {r['b_lower']} / {r['same']} |"
+        )
     if args.out:
         record = {"a": str(args.folder_a), "b": str(args.folder_b), "rows": rows}
         args.out.write_text(json.dumps(record, indent=1) + "\n")

@@ -417,7 +417,8 @@ COMPARISONS: tuple[Comparison, ...] = (
                 "idf-again",
                 "equal",
                 base="idf-more",
-                note="c6s-ship also spent an untimed cut-point eval (~2 minutes); idf-again's test scores did not come back",
+                note="c6s-ship also spent an untimed cut-point eval (~2 minutes); idf-again's test scores did not "
+                "come back",
             ),
         ),
         extra_words=(200,),
