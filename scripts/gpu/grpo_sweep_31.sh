@@ -8,7 +8,7 @@
 #           (~3.5 H100-minutes) shorter would bring the chain to ~58.6 minutes, within 60.
 #   item 3: idf-again (batch 30's 6 more minutes of help from the shipped adapter) on test, against c6s-only's test
 #           scores (batch 30): the first equal-minutes pair with test scores for both arms; and out of register.
-#   4 GPUs only: item 4 (the arithmetic control for 20 minutes at 512 a step), item 1 (i1-9m), issue 18 (idf-long:
+#   4 GPUs only: item 4 (the arithmetic control for 20 minutes at 512 a step), item 1 (i1-clock9), issue 18 (idf-long:
 #           long synthetic identifiers, --long_identifier_share, built in session 25 after
 #           results/grpo/slip-hazard-word-kind.md found identifiers of 4+ components the likeliest first slips out of
 #           register, 24.2 per 1,000 words at 500 words against 6.3 for those of 1-2 components and 0.57 for plain
@@ -40,9 +40,10 @@
 #                 adapter on validation, which stayed on that machine; batch 29-30's CPU checks of bf16 files matched
 #                 511-512 of 512 answers).
 # PART=a2-b512-20m  item 4: a2-b512-12m (batch 30: +10.5 / +9.96 points, reward still rising) for 20 minutes.
-# PART=start-in   the format start (sft-format-start.yaml from a fresh adapter, ~50 s), for i1-9m.
-# PART=i1-9m      item 1: stage-1.yaml from the format start with a 9-minute clock, at most 400 steps (batch 30's plan,
-#                 not run there). i1-9m-score: its average and last weights on validation, stage 1.
+# PART=start-in   the format start (sft-format-start.yaml from a fresh adapter, ~50 s), for i1-clock9.
+# PART=i1-clock9  item 1: stage-1.yaml from the format start with a 9-minute clock, at most 400 steps (batch 30's plan,
+#                 not run there; named i1-clock9 here, as batch 23 has a run called i1-9m). i1-clock9-score: its
+#                 average and last weights on validation, stage 1.
 # PART=idf-long   issue 18: idf-again (the shipped adapter, 6 minutes of sft-stage-6-help-identifiers at problem seed
 #                 2) with half the identifiers long (--long_identifier_share 0.5: 3-4 components from the word and
 #                 the words after it). idf-long-score: validation and OOR, stages 1-6. Its equal-minutes arm is
@@ -59,8 +60,8 @@
 #     test (results/grpo/ablation/ takes it). No recipe changes by it.
 #   item 4: arithmetic.yaml takes 512 a step and a 20-minute clock if a2-b512-20m's validation gain reaches +10.9
 #     points; item 4 is met if its test gain is +10 or more as well.
-#   item 1: stage-1.yaml takes the 9-minute clock if i1-9m's average scores 0.993 or more on validation (batch 30's
-#     rule); then i1-report scores it on test and out of register (NAMES=i1-9m).
+#   item 1: stage-1.yaml takes the 9-minute clock if i1-clock9's average scores 0.993 or more on validation (batch 30's
+#     rule); then i1-report scores it on test and out of register (NAMES=i1-clock9).
 #   issue 18: stage 6's identifier part takes --long_identifier_share 0.5 if idf-long's OOR beats idf-again's by 0.03
 #     or more at 200 and 500 words and its validation at 500 words is no more than 0.01 below idf-again's (batch
 #     30's rule for idf-all). Reported with the hazard by kind of word (scripts/analysis/slip_hazard_by_word_kind.py)
@@ -71,7 +72,7 @@
 # stages 1-6 on two splits at once ~5 minutes, on three more than 6. Lane 0: ~13 + ~8 + ~5.5 = ~27 minutes; lane 1:
 # idf-again's two scores (~5.5) while s6-lt-a reaches step 1,100 (~10), then ~8 + ~5.5, then s6-lt's OOR (~4):
 #   2 GPUs: "s6-lt-a s6-lt s6-lt-score" "idf-again-report s6-short s6-short-score s6-oor-report"
-#   4 GPUs: the two above, and "a2-b512-20m" "start-in i1-9m i1-9m-score idf-long idf-long-score"
+#   4 GPUs: the two above, and "a2-b512-20m" "start-in i1-clock9 i1-clock9-score idf-long idf-long-score"
 # Commit each adapter that may ship as it comes back (then drop it from the tree).
 source scripts/gpu/setup.sh
 [ -n "$DRY_RUN" ] || { mkdir -p $LAB/carry && for start in .carry/*/; do  # the starts this call carried, kept
@@ -105,8 +106,8 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
     score idf-long $LAB/runs/idf-long/final validation 1-6 &
     score idf-long $LAB/runs/idf-long/final out_of_register 1-6 & wait ;;
   a2-b512-20m) arith a2-b512-20m --per_device_train_batch_size 512 --max_steps 5000 --max_train_minutes 20 ;;
-  i1-9m) CLOCK=9 stage1 i1-9m --max_steps 400 ;;
-  i1-9m-score) score_both i1-9m ;;
+  i1-clock9) CLOCK=9 stage1 i1-clock9 --max_steps 400 ;;
+  i1-clock9-score) score_both i1-clock9 ;;
   i1-report) report_stage1 ${NAMES:?} ;;
 esac
 [ -z "$BG" ] && (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)
