@@ -29,6 +29,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--words", default="100,200,250,320,400,450,500")
     parser.add_argument("--n", type=int, default=200, help="train problems per length (the first N)")
     parser.add_argument("--identifier_fraction", type=float, default=0.0)
+    parser.add_argument("--long_identifier_share", type=float, default=0.0, help="of those identifiers, long ones")
+    parser.add_argument("--seed", type=int, default=0, help="the problem seed (a help's problem_seed)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
 
@@ -43,7 +45,14 @@ def main(argv: list[str] | None = None) -> None:
     head = "| words per text | rows | median | 95th pct | max | " + " | ".join(f"> {n}" for n in LIMITS) + " |"
     lines = [head, "| --- " * (5 + len(LIMITS)) + "|"]
     for words in (int(w) for w in args.words.split(",")):
-        problems = InterleaveProblems(corpus, "train", words, identifier_fraction=args.identifier_fraction)
+        problems = InterleaveProblems(
+            corpus,
+            "train",
+            words,
+            seed=args.seed,
+            identifier_fraction=args.identifier_fraction,
+            long_identifier_share=args.long_identifier_share,
+        )
         counts = sorted(row_tokens(tokenizer, problems[i]) for i in range(args.n))
         over = [f"{sum(c > n for c in counts) / len(counts):.0%}" for n in LIMITS]
         p95 = counts[int(0.95 * (len(counts) - 1))]

@@ -47,7 +47,10 @@
 # PART=idf-long   issue 18: idf-again (the shipped adapter, 6 minutes of sft-stage-6-help-identifiers at problem seed
 #                 2) with half the identifiers long (--long_identifier_share 0.5: 3-4 components from the word and
 #                 the words after it). idf-long-score: validation and OOR, stages 1-6. Its equal-minutes arm is
-#                 idf-again, whose OOR idf-again-report measures.
+#                 idf-again, whose OOR idf-again-report measures. Long identifiers lengthen a 500-word row by ~260
+#                 tokens at the median (3,418 -> 3,679, 600 rows at seed 2: scripts/analysis/train_row_tokens.py
+#                 --identifier_fraction 0.5 --long_identifier_share 0.5 --seed 2), and ~0.1% pass max_length 6144
+#                 (a reviewer's count: 2 of 1,943), which cuts their ends.
 # Rules, written before the run:
 #   item 2: sft-stage-6-help-long-texts takes 1,100 steps (with `problems: 24000`, so that its steps are s6-lt-a's
 #     first 1,100) if s6-short scores no more than 0.01 below s6-lt at 500 words on validation and no stage 1-5 more
