@@ -76,7 +76,9 @@
 # idf-again's two scores (~5.5) while s6-lt-a reaches step 1,100 (~10), then ~8 + ~5.5, then s6-lt's OOR (~4):
 #   2 GPUs: "s6-lt-a s6-lt s6-lt-score" "idf-again-report s6-short s6-short-score s6-oor-report"
 #   4 GPUs: the two above, and "a2-b512-20m" "start-in i1-clock9 i1-clock9-score idf-long idf-long-score"
-# Commit each adapter that may ship as it comes back (then drop it from the tree).
+# Commit each adapter that may ship as it comes back (then drop it from the tree). After the calls, here:
+# .venv/bin/python scripts/gpu/collect_batch.py 31 /work/.device/N ... (each call's folder, oldest first) --note "..."
+# (results/grpo/batch-31/, batch-31.json, adapters/batch-31/; it rebuilds batch 30's record file for file).
 source scripts/gpu/setup.sh
 [ -n "$DRY_RUN" ] || { mkdir -p $LAB/carry && for start in .carry/*/; do  # the starts this call carried, kept
   [ -f "$start/adapter_model.safetensors" ] && cp -r "$start" $LAB/carry/

@@ -1,0 +1,112 @@
+"""scripts/gpu/collect_batch.py: the device calls' folders of a GPU batch (results tars, adapters cut in parts) into
+results/grpo/batch-N/, batch-N.json and adapters/batch-N/; a later call's files replace an earlier call's; a folder
+that is missing, without results, or a batch that exists is one clear error."""
+
+import gzip
+import io
+import json
+import subprocess
+import sys
+import tarfile
+
+from tests.conftest import REPO_ROOT
+
+SCRIPT = str(REPO_ROOT / "scripts" / "gpu" / "collect_batch.py")
+
+
+def tar_gz(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for name, data in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def problem(score):
+    return {
+        "label": "trained",
+        "split": "validation",
+        "task": "stage-1",
+        "index": 0,
+        "id": "10w-validation-seed0-0000000",
+        "score": score,
+        "slipped_words": 0 if score == 1.0 else 5,
+        "reference_words": 20,
+        "first_slip": None,
+    }
+
+
+def results_tar(step_count, score, with_scores=True):
+    files = {
+        "results/run-a/summary.json": json.dumps({"global_step": step_count, "wall_seconds": 60.0}).encode(),
+        "results/run-a/metrics.jsonl": b"".join(
+            json.dumps({"global_step": i, "reward": 0.5, "pad": "x" * 100}).encode() + b"\n" for i in range(step_count)
+        ),
+        "results/run-a/train.log": b"training\n",
+        "results/bg-run-a.log": b"part log\n",
+        "results/not-a-run/stray.txt": b"x",
+    }
+    if with_scores:
+        row = {"task": "stage-1", "n": 1, "nw_score": score, "exact_match": 1.0, "split": "validation"}
+        files["results/scores/run-a-validation/eval.json"] = json.dumps({"rows": [row]}).encode()
+        files["results/scores/run-a-validation/problems.jsonl"] = json.dumps(problem(score)).encode() + b"\n"
+    return tar_gz(files)
+
+
+def device_calls(tmp_path):
+    first, second = tmp_path / "device" / "4", tmp_path / "device" / "5"
+    first.mkdir(parents=True)
+    second.mkdir(parents=True)
+    (first / "results.tar.gz").write_bytes(results_tar(3, 0.5, with_scores=False))
+    (second / "results.tar.gz").write_bytes(results_tar(12, 1.0))
+    adapter = tar_gz({"out/run-a/adapter_config.json": b"{}", "out/run-a/adapter_model.safetensors": b"W" * 1000})
+    (first / "adapter-run-a.tar.gz.part-aa").write_bytes(adapter[:300])  # an adapter cut in two, across two calls
+    (second / "adapter-run-a.tar.gz.part-ab").write_bytes(adapter[300:])
+    return first, second
+
+
+def run(*args):
+    return subprocess.run([sys.executable, SCRIPT, *map(str, args)], capture_output=True, text=True, cwd=REPO_ROOT)
+
+
+def test_a_batch_is_collected_with_the_later_call_winning_and_its_adapter_joined(tmp_path):
+    first, second = device_calls(tmp_path)
+    root = tmp_path / "repo"
+    proc = run(31, first, second, "--note", "batch 31 here", "--root", root)
+    assert proc.returncode == 0, proc.stderr
+    batch = root / "results" / "grpo" / "batch-31"
+    summary = json.loads((batch / "run-a" / "summary.json").read_text())
+    assert summary["global_step"] == 12  # the later call's copy
+    assert (batch / "run-a" / "metrics.jsonl.gz").exists() and not (batch / "run-a" / "metrics.jsonl").exists()
+    assert len(gzip.decompress((batch / "run-a" / "metrics.jsonl.gz").read_bytes()).splitlines()) == 12
+    assert (batch / "logs" / "bg-run-a.log").read_text() == "part log\n"
+    assert not (batch / "not-a-run").exists()  # a folder without summary.json or train.log is not a run
+    assert (batch / "scores" / "run-a-validation" / "derailment.json").exists()
+    record = json.loads((root / "results" / "grpo" / "batch-31.json").read_text())
+    assert record["note"] == "batch 31 here"
+    assert record["runs"][0]["steps"] == 12 and record["runs"][0]["final_validation"][0]["nw_score"] == 1.0
+    adapter = root / "adapters" / "batch-31" / "run-a"
+    assert (adapter / "adapter_model.safetensors").read_bytes() == b"W" * 1000
+    assert (adapter / "adapter_config.json").read_text() == "{}"
+    assert "adapters/batch-31/run-a" in proc.stdout and "Left by hand" in proc.stdout
+
+
+def test_missing_folders_empty_calls_and_an_existing_batch_are_clear_errors(tmp_path):
+    first, second = device_calls(tmp_path)
+    root = tmp_path / "repo"
+    proc = run(31, tmp_path / "nope", "--note", "n", "--root", root)
+    assert proc.returncode != 0 and "no such folder" in proc.stderr and "Traceback" not in proc.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = run(31, empty, "--note", "n", "--root", root)
+    assert proc.returncode != 0 and "no results.tar.gz" in proc.stderr
+    assert run(31, first, second, "--note", "n", "--root", root).returncode == 0
+    proc = run(31, first, second, "--note", "n", "--root", root)
+    assert proc.returncode != 0 and "exists: give --force" in proc.stderr
+    fresh = tmp_path / "fresh"
+    proc = run(31, second, "--note", "n", "--root", fresh)  # half an adapter: its first part came in the other call
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert "run-a" in proc.stderr and "not a whole archive" in proc.stderr
+    assert not fresh.exists()  # checked before anything is written
