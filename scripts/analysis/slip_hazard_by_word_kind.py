@@ -4,9 +4,11 @@ of its words still unslipped ("at risk": the words up to and including an answer
 answer without one). A share of first slips (``scripts/first_slip_words.py``) mixes how often a kind occurs with how
 hard it is; this hazard is how hard it is.
 
-Kinds: a *plain* word (not symbolic, ``training.core.slip_diagnostics.is_symbolic``), split into plain words within
-two words after a symbolic one (``plain, after symbolic``) and the others; a *symbolic* word by its number of
-components (runs of letters or digits, camelCase split: ``timezone.FixedOffset`` has 3, ``IGNORABLE_404_STARTS`` 3,
+Kinds: a *doubled* word, the same as the target word before or after it (Text A's word i and Text B's word i both
+``the``: the target reads ``the the``); else a *plain* word (not symbolic,
+``training.core.slip_diagnostics.is_symbolic``), split into plain words within two words after a symbolic one
+(``plain, after symbolic``) and the others; else a *symbolic* word by its number of components (runs of letters or
+digits, camelCase split: ``timezone.FixedOffset`` has 3, ``IGNORABLE_404_STARTS`` 3,
 ``django.db.models.functions.TruncHour()`` 6): 1-2, 3, or 4 and more.
 
     .venv/bin/python scripts/analysis/slip_hazard_by_word_kind.py FOLDER [FOLDER ...] [--stages 4-6] [--out FILE.md]
@@ -28,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script 
 from scripts.summarize_runs import read_jsonl  # noqa: E402
 from training.core.slip_diagnostics import is_symbolic  # noqa: E402
 
-KINDS = ("plain", "plain, after symbolic", "symbolic, 1-2 components", "symbolic, 3", "symbolic, 4+")
+KINDS = ("plain", "plain, after symbolic", "symbolic, 1-2 components", "symbolic, 3", "symbolic, 4+", "doubled")
 
 
 def components(word: str) -> list[str]:
@@ -41,7 +43,9 @@ def word_kinds(words: list[str]) -> list[str]:
     symbolic = [is_symbolic(w) for w in words]
     kinds = []
     for i, word in enumerate(words):
-        if not symbolic[i]:
+        if (i > 0 and words[i - 1] == word) or (i + 1 < len(words) and words[i + 1] == word):
+            kinds.append(KINDS[5])
+        elif not symbolic[i]:
             kinds.append(KINDS[1] if any(symbolic[max(0, i - 2) : i]) else KINDS[0])
         else:
             n = len(components(word))

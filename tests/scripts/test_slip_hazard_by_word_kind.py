@@ -32,6 +32,17 @@ def test_word_kinds():
     ]
 
 
+def test_a_word_the_same_as_its_neighbour_is_doubled_whatever_else_it_is():
+    assert word_kinds(["of", "the", "the", "x.y", "x.y", "end"]) == [
+        KINDS[0],
+        KINDS[5],
+        KINDS[5],
+        KINDS[5],
+        KINDS[5],
+        KINDS[1],
+    ]
+
+
 def test_hazards_count_words_at_risk_up_to_and_including_the_first_slip():
     targets = {"p": ["the", "a.b.c.d", "and", "so", "on", "far", "away"], "q": ["one", "two", "three"]}
     records = [{"id": "p", "first_slip": 1}, {"id": "q", "first_slip": None}]
