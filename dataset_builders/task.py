@@ -158,6 +158,13 @@ class Task(ABC):
             f"{self.name} has no texts to put identifiers in: a long identifier share applies to the interleave tasks"
         )
 
+    def with_doubled_fraction(self, fraction: float) -> Task:
+        """A copy whose train problems have, ``fraction`` of them, identical adjacent words in their targets
+        (interleave tasks only)."""
+        raise ValueError(
+            f"{self.name} has no texts to double words in: a doubled fraction applies to the interleave tasks"
+        )
+
     def with_continuation(self, words: int, cuts: dict[str, int] | None = None, slips_only: bool = False) -> Task:
         """A copy whose train problems are continuations scored on a window of ``words`` words, cut where ``cuts``
         says (interleave tasks only)."""

@@ -24,6 +24,7 @@ RECIPE_KEYS = (
     "scrambled_fraction",
     "identifier_fraction",
     "long_identifier_share",
+    "doubled_fraction",
 )
 
 

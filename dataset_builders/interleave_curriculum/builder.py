@@ -17,6 +17,7 @@ from datasets.builder import Key
 from dataset_builders.corpus import OUT_OF_REGISTER, Corpus, load_corpus
 from dataset_builders.fetch import cache_dir
 from dataset_builders.indexing import AddressableConfig, check_integer
+from dataset_builders.interleave_curriculum.doubles import check_doubled_fraction
 from dataset_builders.interleave_curriculum.identifiers import check_identifier_fraction, check_long_identifier_share
 from dataset_builders.interleave_curriculum.mix import check_register_weights
 from dataset_builders.interleave_curriculum.problems import GENERATOR_VERSION, InterleaveProblems
@@ -58,7 +59,8 @@ class InterleaveCurriculumConfig(AddressableConfig):
     problems (0: none) have their texts' words shuffled (``scramble.py``); the other splits keep every text in order.
     ``identifier_fraction`` of the train problems (0: none) have some words replaced by synthetic identifiers built
     from their own words (``identifiers.py``), ``long_identifier_share`` of those identifiers (0: none) long ones of 3
-    or 4 components; the other splits keep their texts as written.
+    or 4 components; ``doubled_fraction`` of the train problems (0: none) have words copied so that the target holds
+    identical adjacent words (``doubles.py``); the other splits keep their texts as written.
     """
 
     n_words: int = 10
@@ -67,10 +69,11 @@ class InterleaveCurriculumConfig(AddressableConfig):
     scrambled_fraction: float = 0.0
     identifier_fraction: float = 0.0
     long_identifier_share: float = 0.0
+    doubled_fraction: float = 0.0
 
     def check(self) -> None:
-        """Raise ValueError for a fragment length, sizes, register weights, a scrambled or identifier fraction or a
-        long identifier share that make no sense."""
+        """Raise ValueError for a fragment length, sizes, register weights, a scrambled, identifier or doubled
+        fraction or a long identifier share that make no sense."""
         check_integer("n_words", self.n_words, minimum=1)
         check_integer("out_of_register_size", self.out_of_register_size, minimum=0)
         if self.register_weights is not None:
@@ -78,6 +81,7 @@ class InterleaveCurriculumConfig(AddressableConfig):
         check_scrambled_fraction(self.scrambled_fraction)
         check_identifier_fraction(self.identifier_fraction)
         check_long_identifier_share(self.long_identifier_share)
+        check_doubled_fraction(self.doubled_fraction)
         super().check()
 
     def split_register_weights(self, split: str) -> dict[str, int] | None:
@@ -95,6 +99,10 @@ class InterleaveCurriculumConfig(AddressableConfig):
     def split_long_identifier_share(self, split: str) -> float:
         """The share of long identifiers among ``split``'s identifiers: this config's for train, none for the others."""
         return self.long_identifier_share if split == "train" else 0.0
+
+    def split_doubled_fraction(self, split: str) -> float:
+        """The share of ``split``'s problems with doubled words: this config's for train, none for the others."""
+        return self.doubled_fraction if split == "train" else 0.0
 
 
 def custom_config_name(n_words: int) -> str:
@@ -137,8 +145,9 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
 
     def _create_builder_config(self, config_name=None, custom_features=None, config_id=None, **config_kwargs):
         # No weights is the fixed mix: the config id (and cache folder) of before; weights go in sorted, so the order
-        # they were given in does not change it. No scrambled problems, none with identifiers, or no long identifiers,
-        # likewise (a long share without identifiers changes no text: dropped); 1 and 1.0 are one config.
+        # they were given in does not change it. No scrambled problems, none with identifiers, no long identifiers or
+        # none with doubled words, likewise (a long share without identifiers changes no text: dropped); 1 and 1.0 are
+        # one config.
         weights = config_kwargs.pop("register_weights", None)
         if weights is not None:
             check_register_weights(weights)
@@ -147,6 +156,7 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
             ("scrambled_fraction", check_scrambled_fraction),
             ("identifier_fraction", check_identifier_fraction),
             ("long_identifier_share", check_long_identifier_share),
+            ("doubled_fraction", check_doubled_fraction),
         ):
             fraction = config_kwargs.pop(name, 0.0)
             check(fraction)
@@ -192,6 +202,7 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
                 self.config.split_scrambled_fraction(split),
                 self.config.split_identifier_fraction(split),
                 self.config.split_long_identifier_share(split),
+                self.config.split_doubled_fraction(split),
             )
         return self._problems[split]
 

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from dataset_builders.corpus import ALL_SPLITS, Corpus
 from dataset_builders.indexing import KeyedPermutation
+from dataset_builders.interleave_curriculum.doubles import check_doubled_fraction, doubled_texts
 from dataset_builders.interleave_curriculum.fragments import FragmentSlots
 from dataset_builders.interleave_curriculum.identifiers import (
     check_identifier_fraction,
@@ -40,11 +41,14 @@ def problem_id(n_words: int, split: str, seed: int, index: int) -> str:
 class InterleaveProblems:
     """The problems of one split of the curriculum for one fragment length and seed.
 
-    ``register_weights`` overrides weights of ``mix.REGISTER_WEIGHTS`` (integers; 0 leaves a register out).
-    ``identifier_fraction`` of the problems (0: none) have some of each text's words replaced by synthetic identifiers
+    ``register_weights`` overrides weights of ``mix.REGISTER_WEIGHTS`` (integers; 0 leaves a register out). In this
+    order, each share choosing its problems independently (a key of its own): ``doubled_fraction`` of the problems (0:
+    none) have words of their texts copied so that the target holds identical adjacent words (``doubles.py``), then
+    ``identifier_fraction`` of them (0: none) have some of each text's words replaced by synthetic identifiers
     (``identifiers.py``; ``long_identifier_share`` of those identifiers long ones, of 3 or 4 components; 0: none),
-    then ``scrambled_fraction`` of them (0: none; chosen independently) have each text's words shuffled
-    (``scramble.py``), before the prompt and target are built from the texts.
+    then ``scrambled_fraction`` of them (0: none) have each text's words shuffled (``scramble.py``), before the prompt
+    and target are built from the texts. Doubling comes first, so its pairs are of the texts' own words; a problem
+    also chosen by identifiers may have a word of a pair replaced, and one also scrambled has its pairs moved apart.
     """
 
     def __init__(
@@ -57,16 +61,19 @@ class InterleaveProblems:
         scrambled_fraction: float = 0.0,
         identifier_fraction: float = 0.0,
         long_identifier_share: float = 0.0,
+        doubled_fraction: float = 0.0,
     ):
         if split not in ALL_SPLITS:
             raise ValueError(f"unknown split {split!r}; expected one of {ALL_SPLITS}")
         check_scrambled_fraction(scrambled_fraction)
         check_identifier_fraction(identifier_fraction)
         check_long_identifier_share(long_identifier_share)
+        check_doubled_fraction(doubled_fraction)
         self.split, self.n_words, self.seed = split, n_words, seed
         self.scrambled_fraction = float(scrambled_fraction)
         self.identifier_fraction = float(identifier_fraction)
         self.long_identifier_share = float(long_identifier_share)
+        self.doubled_fraction = float(doubled_fraction)
         self.stage = stage_of(n_words)
         by_register: dict = {}
         for passage in corpus.split(split, min_words=n_words):
@@ -107,10 +114,18 @@ class InterleaveProblems:
         independent of ``scrambled``; a row does not say, as for scrambling)."""
         return in_share(self._key + "/identifiers", index, self.identifier_fraction)
 
+    def doubled(self, index: int) -> bool:
+        """Whether problem ``index``'s texts have words copied so that its target holds identical adjacent words (a
+        choice of its own key, so independent of ``identified`` and ``scrambled``; a row does not say, as for
+        scrambling)."""
+        return in_share(self._key + "/doubles", index, self.doubled_fraction)
+
     def __getitem__(self, index: int) -> dict:
         cell, pair = self.pair_index(index)
         fragment_a, fragment_b = self.mix.cells[cell].pairs.pair(pair)
         text_a, text_b = fragment_a.text, fragment_b.text
+        if self.doubled(index):  # first: pairs of the texts' own words (identifiers and scrambling act on them after)
+            text_a, text_b = doubled_texts(text_a, text_b, f"{self._key}/doubles/index={index}")
         if self.identified(index):  # before scrambling: a scrambled problem's identifiers are built from prose
             key = f"{self._key}/identifiers/index={index}"
             long_share = self.long_identifier_share

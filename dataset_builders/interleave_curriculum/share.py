@@ -1,5 +1,6 @@
 """A share of train problems: the one check, parser and keyed choice behind the train-draw levers that change some
-problems' texts (``scramble.py``: shuffled words; ``identifiers.py``: synthetic identifiers).
+problems' texts (``scramble.py``: shuffled words; ``identifiers.py``: synthetic identifiers; ``doubles.py``: identical
+adjacent target words).
 
 Item ``i`` of the items keyed ``key`` is in the share when a keyed hash of ``i`` falls below the fraction, so the items
 in the share at 0.3 are among those at 0.5, and a lever with another key chooses independently. No library RNG: every

@@ -34,13 +34,15 @@ def curriculum_stream(
     scrambled_fraction: float = 0.0,
     identifier_fraction: float = 0.0,
     long_identifier_share: float = 0.0,
+    doubled_fraction: float = 0.0,
 ) -> datasets.IterableDataset:
     """Train problems ``start_index, start_index + 1, ...`` generated on the fly; resumable by index or state_dict.
 
     ``register_weights`` overrides weights of the register mix (``mix.REGISTER_WEIGHTS``; None: the fixed mix);
     ``scrambled_fraction`` of the problems have their texts' words shuffled (``scramble.py``; 0: none), and
     ``identifier_fraction`` of them some words replaced by synthetic identifiers (``identifiers.py``; 0: none),
-    ``long_identifier_share`` of those identifiers long ones of 3 or 4 components (0: none)."""
+    ``long_identifier_share`` of those identifiers long ones of 3 or 4 components (0: none), and ``doubled_fraction``
+    of them words copied so that the target holds identical adjacent words (``doubles.py``; 0: none)."""
     builder = curriculum_builder(
         stage,
         n_words,
@@ -52,6 +54,7 @@ def curriculum_stream(
         scrambled_fraction=scrambled_fraction,
         identifier_fraction=identifier_fraction,
         long_identifier_share=long_identifier_share,
+        doubled_fraction=doubled_fraction,
     )
     return builder.as_streaming_dataset(split="train")
 
@@ -67,6 +70,7 @@ def curriculum_dataset(
     scrambled_fraction: float = 0.0,
     identifier_fraction: float = 0.0,
     long_identifier_share: float = 0.0,
+    doubled_fraction: float = 0.0,
 ) -> datasets.Dataset:
     """The first ``size`` problems of ``split`` (default: the config's size) as an in-memory ``Dataset``.
 
@@ -74,7 +78,7 @@ def curriculum_dataset(
     ``register_weights`` reweights the train split's register mix only; the other splits keep the fixed mix.
     ``scrambled_fraction`` shuffles the texts of that share of the train split's problems only, and
     ``identifier_fraction`` puts synthetic identifiers in that share of them only (``long_identifier_share`` of those
-    identifiers long ones).
+    identifiers long ones), and ``doubled_fraction`` identical adjacent target words in that share of them only.
     """
     builder = curriculum_builder(
         stage,
@@ -85,6 +89,7 @@ def curriculum_dataset(
         scrambled_fraction=scrambled_fraction,
         identifier_fraction=identifier_fraction,
         long_identifier_share=long_identifier_share,
+        doubled_fraction=doubled_fraction,
         **size_override(split, size, ALL_SPLITS),
     )
     if split == OUT_OF_REGISTER and not builder.corpus.split(OUT_OF_REGISTER):

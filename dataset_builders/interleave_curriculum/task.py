@@ -12,6 +12,7 @@ from dataset_builders.completion_budget import completion_budget
 from dataset_builders.corpus.passages import ALL_SPLITS
 from dataset_builders.interleave_curriculum.builder import config_name_for
 from dataset_builders.interleave_curriculum.continuation import continuation_row
+from dataset_builders.interleave_curriculum.doubles import check_doubled_fraction
 from dataset_builders.interleave_curriculum.identifiers import check_identifier_fraction, check_long_identifier_share
 from dataset_builders.interleave_curriculum.mix import check_register_weights
 from dataset_builders.interleave_curriculum.problems import InterleaveProblems
@@ -46,6 +47,7 @@ class InterleaveTask(Task):
     scrambled_fraction: float = 0.0  # with_scrambled_fraction: the share of train problems with shuffled texts
     identifier_fraction: float = 0.0  # with_identifier_fraction: the share of train problems with identifiers
     long_identifier_share: float = 0.0  # with_long_identifier_share: the share of those identifiers that are long
+    doubled_fraction: float = 0.0  # with_doubled_fraction: the share of train problems with doubled target words
     continuation_words: int = 0  # with_continuation: train problems continue the target, scored on this many words
     continuation_cuts: dict[str, int] | None = None  # with_continuation: {train problem id: cut} (else a random cut)
     continuation_slips_only: bool = False  # with_continuation: train only on the problems the cuts name, in turn
@@ -59,11 +61,12 @@ class InterleaveTask(Task):
         scrambled_fraction: float = 0.0,
         identifier_fraction: float = 0.0,
         long_identifier_share: float = 0.0,
+        doubled_fraction: float = 0.0,
     ):
         super().__init__(seed)
         self.name, self.words, self.register_weights = name, n_words, register_weights
         self.scrambled_fraction, self.identifier_fraction = scrambled_fraction, identifier_fraction
-        self.long_identifier_share = long_identifier_share
+        self.long_identifier_share, self.doubled_fraction = long_identifier_share, doubled_fraction
         self.curriculum_stage = next((s for s, w in STAGE_WORDS.items() if w == n_words), None)
         before = self.curriculum_stage - 1 if self.curriculum_stage else 0
         self.previous = f"stage-{before}" if before in STAGE_WORDS else None
@@ -85,6 +88,7 @@ class InterleaveTask(Task):
             self.scrambled_fraction,
             self.identifier_fraction,
             self.long_identifier_share,
+            self.doubled_fraction,
         )
 
     def stream(self, start_index: int) -> datasets.IterableDataset:
@@ -96,6 +100,7 @@ class InterleaveTask(Task):
             scrambled_fraction=self.scrambled_fraction,
             identifier_fraction=self.identifier_fraction,
             long_identifier_share=self.long_identifier_share,
+            doubled_fraction=self.doubled_fraction,
         )
 
     def with_train_words(self, words: Sequence[int]) -> InterleaveTask:
@@ -147,6 +152,14 @@ class InterleaveTask(Task):
         their texts as written."""
         check_long_identifier_share(share)
         return self._redrawn(long_identifier_share=float(share))
+
+    def with_doubled_fraction(self, fraction: float) -> InterleaveTask:
+        """A copy whose train problems (every length, dynamic sampling's too) have, ``fraction`` of them, words of
+        their texts copied so that the target holds two identical adjacent words (``doubles.py``: ``... the the ...``,
+        where the stage-1 adapter writes the word once); validation, test and out_of_register keep their texts as
+        written, so scores stay comparable."""
+        check_doubled_fraction(fraction)
+        return self._redrawn(doubled_fraction=float(fraction))
 
     def with_continuation(
         self, words: int, cuts: dict[str, int] | None = None, slips_only: bool = False
@@ -211,8 +224,8 @@ class InterleaveTask(Task):
 
     def _redrawn(self, **draw) -> InterleaveTask:
         """A copy with other settings of how its train problems are drawn (``register_weights``,
-        ``scrambled_fraction``, ``identifier_fraction``, ``long_identifier_share``); the copy draws its own train
-        problems."""
+        ``scrambled_fraction``, ``identifier_fraction``, ``long_identifier_share``, ``doubled_fraction``); the copy
+        draws its own train problems."""
         task = copy.copy(self)
         for name, value in draw.items():
             setattr(task, name, value)
@@ -220,7 +233,13 @@ class InterleaveTask(Task):
         return task
 
     def _length_tasks(self) -> list[InterleaveTask]:
-        draw = (self.register_weights, self.scrambled_fraction, self.identifier_fraction, self.long_identifier_share)
+        draw = (
+            self.register_weights,
+            self.scrambled_fraction,
+            self.identifier_fraction,
+            self.long_identifier_share,
+            self.doubled_fraction,
+        )
         return [InterleaveTask(f"words-{n}", n, self.seed, *draw) for n in self.train_words]
 
     def train_stream(self, start_index: int = 0) -> datasets.IterableDataset:
@@ -251,6 +270,7 @@ class InterleaveTask(Task):
             scrambled_fraction=self.scrambled_fraction,
             identifier_fraction=self.identifier_fraction,
             long_identifier_share=self.long_identifier_share,
+            doubled_fraction=self.doubled_fraction,
         )
 
     def problem(self, split: str, index: int) -> dict:
@@ -267,7 +287,13 @@ class InterleaveTask(Task):
     def _sample_key(self, tokenizer) -> tuple:
         """What the budget sample's token counts depend on: the tokenizer and this task's train problems."""
         weights = tuple(sorted(self.register_weights.items())) if self.register_weights else None
-        draw = (weights, self.scrambled_fraction, self.identifier_fraction, self.long_identifier_share)
+        draw = (
+            weights,
+            self.scrambled_fraction,
+            self.identifier_fraction,
+            self.long_identifier_share,
+            self.doubled_fraction,
+        )
         problems = (self.words, self.seed, *draw, self.continuation_words)
         return getattr(tokenizer, "name_or_path", None), len(tokenizer), *problems
 

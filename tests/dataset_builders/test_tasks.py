@@ -177,17 +177,37 @@ def _identified(rows, plain_rows) -> list[bool]:
     return out
 
 
+def _doubled(rows, plain_rows) -> list[bool]:
+    """Whether each row is its plain row (the same id) with, in each text, the same number of words, and a target of
+    more identical adjacent words."""
+    from dataset_builders.prompts import interleave_target
+
+    def pairs(target: str) -> int:
+        words = target.split()
+        return sum(a == b for a, b in zip(words, words[1:]))
+
+    out = []
+    for row, plain in zip(rows, plain_rows, strict=True):
+        assert row["id"] == plain["id"]
+        same_counts = all(len(row[t].split()) == len(plain[t].split()) for t in ("text_a", "text_b"))
+        own_target = row["target"] == interleave_target(row["text_a"], row["text_b"])
+        out.append(same_counts and own_target and pairs(row["target"]) > pairs(plain["target"]))
+    return out
+
+
 SHARES = [  # (the task's share, the change it makes to a problem, what its errors call it)
     ("scrambled_fraction", _shuffled, "scrambled fraction"),
     ("identifier_fraction", _identified, "identifier fraction"),
+    ("doubled_fraction", _doubled, "doubled fraction"),
 ]
 
 
 @pytest.mark.parametrize("share, changed, what", SHARES, ids=[share for share, _, _ in SHARES])
 def test_a_train_share_reaches_every_train_problem_only(share, changed, what):
-    """--scrambled_fraction 1 (texts' words shuffled) or --identifier_fraction 1 (identifiers in the texts): single
-    train problems, the train stream, dynamic sampling's and every train length change; validation, test and
-    out_of_register rows stay the same; the task itself keeps its texts as written."""
+    """--scrambled_fraction 1 (texts' words shuffled), --identifier_fraction 1 (identifiers in the texts) or
+    --doubled_fraction 1 (identical adjacent target words): single train problems, the train stream, dynamic
+    sampling's and every train length change; validation, test and out_of_register rows stay the same; the task itself
+    keeps its texts as written."""
     from itertools import islice
 
     stage = tasks.get("stage-1")
@@ -223,8 +243,8 @@ def test_identifiers_then_scrambling_both_apply():
 
 @pytest.mark.parametrize("share", [share for share, _, _ in SHARES])
 def test_the_budget_sample_of_a_task_with_a_train_share_is_its_own(tiny_model_dir, share):
-    """The completion budget measures the changed targets (shuffled, or with identifiers), not the plain ones measured
-    before them."""
+    """The completion budget measures the changed targets (shuffled, with identifiers or doubled words), not the plain
+    ones measured before them."""
     from transformers import AutoTokenizer
 
     stage = tasks.get("stage-1")

@@ -22,6 +22,7 @@ from base_models.models import ModelUnavailable
 from dataset_builders.fetch import FetchError
 from publishing.hub import HubError
 from training.core.arguments import (
+    DOUBLED_FRACTION_HELP,
     FRACTION_FLAGS,
     IDENTIFIER_FRACTION_HELP,
     LONG_IDENTIFIER_SHARE_HELP,
@@ -66,6 +67,7 @@ class WarmStartArguments:
     scrambled_fraction: str | None = field(default=None, metadata={"help": SCRAMBLED_FRACTION_HELP})
     identifier_fraction: str | None = field(default=None, metadata={"help": IDENTIFIER_FRACTION_HELP})
     long_identifier_share: str | None = field(default=None, metadata={"help": LONG_IDENTIFIER_SHARE_HELP})
+    doubled_fraction: str | None = field(default=None, metadata={"help": DOUBLED_FRACTION_HELP})
     problems: int | None = field(
         default=None,
         metadata={
@@ -108,7 +110,7 @@ def warm_start_tasks(args: WarmStartArguments) -> list:
     """The tasks the run draws from in turns (``dataset_builders.tasks.mix``), their train problems drawn with
     ``--register_weights`` if given, ``--scrambled_fraction`` of them with shuffled texts and
     ``--identifier_fraction`` of them with synthetic identifiers if not 0 (``--long_identifier_share`` of those
-    identifiers long ones)."""
+    identifiers long ones), ``--doubled_fraction`` of them with identical adjacent target words if not 0."""
     from dataset_builders import tasks
     from training.core.run_task import with_train_draw
 
@@ -239,6 +241,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         "scrambled_fraction": parse_fraction("scrambled_fraction", args.scrambled_fraction),
         "identifier_fraction": parse_fraction("identifier_fraction", args.identifier_fraction),
         "long_identifier_share": parse_long_identifier_share(args),
+        "doubled_fraction": parse_fraction("doubled_fraction", args.doubled_fraction),
         # what inference needs at the longest length trained (the one budget formula)
         "completion_budget": max(t.completion_budget(tokenizer) for t in task_list),
         "model": model_args.model_name_or_path,

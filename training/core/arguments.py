@@ -73,12 +73,22 @@ LONG_IDENTIFIER_SHARE_HELP = (
     "validation, test and out_of_register keep their texts as written; unset or 0: none (the identifiers of before, "
     "byte for byte)"
 )
-FRACTION_FLAGS = ("scrambled_fraction", "identifier_fraction")  # the train-draw shares parse_fraction reads
+DOUBLED_FRACTION_HELP = (
+    "interleave tasks: the share (0 to 1) of train problems in which, at about a tenth of the positions (one at "
+    "least), a word is copied from one text to the other so that the target holds two identical adjacent words (B's "
+    "word i := A's word i, or A's word i+1 := B's word i: '... the the ...'; "
+    "dataset_builders/interleave_curriculum/doubles.py), where the stage-1 GRPO adapter writes the word once; applied "
+    "before --identifier_fraction and --scrambled_fraction, chosen independently of them; every train length and "
+    "dynamic sampling's problems too; validation, test and out_of_register keep their texts as written; unset or 0: "
+    "none (the train problems of before, byte for byte)"
+)
+# the train-draw shares parse_fraction reads
+FRACTION_FLAGS = ("scrambled_fraction", "identifier_fraction", "doubled_fraction")
 
 
 def parse_fraction(flag: str, spec) -> float:
-    """``--scrambled_fraction`` or ``--identifier_fraction`` (``flag``; a flag's string or a recipe's number; unset:
-    0): ``share.parse_share``, its mistakes as a ``RecipeError`` that names the flag."""
+    """``--scrambled_fraction``, ``--identifier_fraction`` or ``--doubled_fraction`` (``flag``; a flag's string or a
+    recipe's number; unset: 0): ``share.parse_share``, its mistakes as a ``RecipeError`` that names the flag."""
     from dataset_builders.interleave_curriculum.share import BadFraction, parse_share
 
     if spec is None:
@@ -143,6 +153,7 @@ class RunArguments:
     scrambled_fraction: str | None = field(default=None, metadata={"help": SCRAMBLED_FRACTION_HELP})
     identifier_fraction: str | None = field(default=None, metadata={"help": IDENTIFIER_FRACTION_HELP})
     long_identifier_share: str | None = field(default=None, metadata={"help": LONG_IDENTIFIER_SHARE_HELP})
+    doubled_fraction: str | None = field(default=None, metadata={"help": DOUBLED_FRACTION_HELP})
     continuation_words: int = field(
         default=0,
         metadata={

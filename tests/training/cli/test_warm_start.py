@@ -69,14 +69,14 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     assert summary["packing"] is True and summary["problems"] == 24
     assert summary["nonfinite_gradient_steps_skipped"] == []  # the same record as GRPO runs keep
     assert (summary["scrambled_fraction"], summary["identifier_fraction"]) == (0.0, 0.0)
-    assert summary["long_identifier_share"] == 0.0
+    assert (summary["long_identifier_share"], summary["doubled_fraction"]) == (0.0, 0.0)
     assert "INIT_ADAPTER=" in proc.stdout
 
     # a later phase continues that adapter (make warm-start RECIPE=...): it starts from its weights and moves them
     proc = _make_warm_start(
         f"--max_steps 1 --warmup_steps 0 --words 4 --init_adapter {tmp_path}/run/final --scrambled_fraction 0.5 "
-        f"--identifier_fraction 0.25 --long_identifier_share 0.5 --per_device_train_batch_size 2 "
-        f"--gradient_accumulation_steps 2 "
+        f"--identifier_fraction 0.25 --long_identifier_share 0.5 --doubled_fraction 0.75 "
+        f"--per_device_train_batch_size 2 --gradient_accumulation_steps 2 "
         f"--output_dir {tmp_path}/next --results_dir {tmp_path}/next-res"
     )
     assert "warm start next: 1 steps x 4 problems, 4 words-4 problems" in proc.stdout  # a step: 2 rows, twice
@@ -87,6 +87,7 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     summary = json.loads((tmp_path / "next-res" / "summary.json").read_text())
     assert (summary["init_adapter"], summary["scrambled_fraction"]) == (f"{tmp_path}/run/final", 0.5)
     assert (summary["identifier_fraction"], summary["long_identifier_share"]) == (0.25, 0.5)
+    assert summary["doubled_fraction"] == 0.75
 
 
 def test_arithmetic_rows_are_train_products_and_never_a_held_out_pair():
@@ -203,9 +204,32 @@ def test_an_identifier_fraction_puts_identifiers_in_the_rows_of_every_length():
         assert row["completion"] == [{"role": "assistant", "content": interleave_target(*_texts(row))}]
 
 
+def test_a_doubled_fraction_doubles_a_word_in_the_rows_of_every_length():
+    """--doubled_fraction 1: every row's texts keep their word counts, words copied from one text to the other, and
+    its completion (the target of the new texts) holds more identical adjacent words than the plain row's."""
+    rows, plain = _rows_with("doubled_fraction")
+
+    def pairs(target: str) -> int:
+        words = target.split()
+        return sum(a == b for a, b in zip(words, words[1:]))
+
+    for row, plain_row in zip(rows, plain, strict=True):
+        (a, b), (plain_a, plain_b) = _texts(row), _texts(plain_row)
+        assert (len(a.split()), len(b.split())) == (len(plain_a.split()), len(plain_b.split()))
+        target = interleave_target(a, b)
+        assert row["completion"] == [{"role": "assistant", "content": target}]
+        assert pairs(target) > pairs(interleave_target(plain_a, plain_b))
+        changed = [new for new, old in zip(a.split() + b.split(), plain_a.split() + plain_b.split()) if new != old]
+        assert changed and all(word in plain_a.split() + plain_b.split() for word in changed)  # copies, not new words
+
+
 @pytest.mark.parametrize(
     "flag, what",
-    [("scrambled_fraction", "a scrambled fraction"), ("identifier_fraction", "an identifier fraction")],
+    [
+        ("scrambled_fraction", "a scrambled fraction"),
+        ("identifier_fraction", "an identifier fraction"),
+        ("doubled_fraction", "a doubled fraction"),
+    ],
 )
 def test_a_bad_train_share_or_one_without_texts_is_a_recipe_error(flag, what):
     with pytest.raises(RecipeError, match=f"--{flag} '2': expected a number from 0 to 1"):

@@ -204,11 +204,16 @@ def test_register_weights_reweight_a_stages_train_problems():
 
 @pytest.mark.parametrize(
     "flag, what",
-    [("scrambled_fraction", "a scrambled fraction"), ("identifier_fraction", "an identifier fraction")],
+    [
+        ("scrambled_fraction", "a scrambled fraction"),
+        ("identifier_fraction", "an identifier fraction"),
+        ("doubled_fraction", "a doubled fraction"),
+    ],
 )
 def test_a_train_share_reaches_a_stages_task_and_a_bad_one_stops_parsing(tmp_path, flag, what):
-    """--scrambled_fraction and --identifier_fraction, as a flag or a recipe key, set the task's share of train
-    problems (0 and unset: none); a value that is no number from 0 to 1 is a RecipeError at parsing, before loading."""
+    """--scrambled_fraction, --identifier_fraction and --doubled_fraction, as a flag or a recipe key, set the task's
+    share of train problems (0 and unset: none); a value that is no number from 0 to 1 is a RecipeError at parsing,
+    before loading."""
     import re
 
     from training.core.run_task import task_for
@@ -240,6 +245,32 @@ def test_identifiers_and_scrambling_are_set_apart():
     both = ["--identifier_fraction", "0.2", "--scrambled_fraction", "0.4"]
     task = task_for(parse_run_arguments(["--config", STAGE_3, *both])[0])
     assert (task.identifier_fraction, task.scrambled_fraction) == (0.2, 0.4)
+
+
+def test_doubled_words_are_set_apart_from_the_other_shares_and_named_by_the_continuation_cuts_check(tmp_path):
+    """--doubled_fraction sets the task's own share beside the others (each left as given); with --continuation_cuts
+    it is named as a share that changes the plain texts; its help says what it does."""
+    import re
+    from dataclasses import fields
+
+    from training.core.arguments import DOUBLED_FRACTION_HELP, FRACTION_FLAGS, RunArguments
+    from training.core.run_task import task_for
+
+    assert "doubled_fraction" in FRACTION_FLAGS
+    task = task_for(parse_run_arguments(["--config", STAGE_3, "--doubled_fraction", "0.3"])[0])
+    assert (task.doubled_fraction, task.identifier_fraction, task.scrambled_fraction) == (0.3, 0, 0)
+    every = ["--doubled_fraction", "0.1", "--identifier_fraction", "0.2", "--scrambled_fraction", "0.4"]
+    task = task_for(parse_run_arguments(["--config", STAGE_3, *every])[0])
+    assert (task.doubled_fraction, task.identifier_fraction, task.scrambled_fraction) == (0.1, 0.2, 0.4)
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text("")
+    windows = ["--config", STAGE_3, "--continuation_words", "12", "--continuation_cuts", str(answers)]
+    with pytest.raises(RecipeError, match=re.escape("and --doubled_fraction changes their texts: give one or")):
+        parse_run_arguments([*windows, "--doubled_fraction", "0.3"])
+    with pytest.raises(RecipeError, match=re.escape("--identifier_fraction and --doubled_fraction changes their")):
+        parse_run_arguments([*windows, "--doubled_fraction", "0.3", "--identifier_fraction", "0.3"])
+    help_text = next(f.metadata["help"] for f in fields(RunArguments) if f.name == "doubled_fraction")
+    assert help_text == DOUBLED_FRACTION_HELP and "identical adjacent words" in help_text
 
 
 def test_a_long_identifier_share_reaches_the_task_with_an_identifier_fraction_only(tmp_path):
