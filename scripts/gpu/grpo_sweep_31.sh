@@ -31,11 +31,13 @@
 # below; then `WAIT=540 PART=wait bash THIS` calls back to back.
 #
 # Parts (start_lanes gives each lane its GPU). Scores: 256 problems a stage, greedy; OOR = out_of_register:
-# PART=s6-lt-a    stage 6's first help part as committed (sft-stage-6-help-long-texts, 1,500 steps, at most 14
-#                 minutes) from n5-lt, with a checkpoint at step 1,100 (the constant rate after 10 warm-up steps and
-#                 the length-grouped order over its 24,000 problems do not depend on max_steps, so the checkpoint is
-#                 what a 1,100-step recipe drawing 24,000 problems trains).
-# PART=s6-lt      stage 6's identifier part as committed (sft-stage-6-help-identifiers: 613 steps, at most 10 minutes)
+# PART=s6-lt-a    stage 6's first help part as committed (sft-stage-6-help-long-texts, 1,500 steps; its guard
+#                 raised from 14 to 16 minutes, so that a slow pace beside the other lane cannot cut the steps) from
+#                 n5-lt, with a checkpoint at step 1,100 (the constant rate after 10 warm-up steps and the
+#                 length-grouped order over its 24,000 problems do not depend on max_steps, so the checkpoint is what
+#                 a 1,100-step recipe drawing 24,000 problems trains).
+# PART=s6-lt      stage 6's identifier part as committed (sft-stage-6-help-identifiers: 613 steps; guard 12 minutes, as
+#                 batch 30's idf-again ran this recipe at 1.12 steps a second beside another run, 613 in ~9.1)
 #                 from s6-lt-a: stage 6 of the chain by the recipes of now. s6-lt-score: validation and test, stages
 #                 1-6.
 # PART=s6-short   the identifier part from s6-lt-a's step-1,100 checkpoint (waits for it). s6-short-score: validation
@@ -111,17 +113,17 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   bg) start_parts scripts/gpu/grpo_sweep_31.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
   wait) wait_parts ;;
   start-in) format_start ;;
-  s6-lt-a) help_alone s6-lt-a sft-stage-6-help-long-texts $START5 14 --max_steps 1500 --save_steps 1100 ;;
+  s6-lt-a) help_alone s6-lt-a sft-stage-6-help-long-texts $START5 16 --max_steps 1500 --save_steps 1100 ;;
   s6-lt) wait_for $LAB/runs/s6-lt-a/final/adapter_model.safetensors || exit 1
-    help_alone s6-lt $IDF $LAB/runs/s6-lt-a/final 10 --max_steps 613 ;;
+    help_alone s6-lt $IDF $LAB/runs/s6-lt-a/final 12 --max_steps 613 ;;
   s6-short) wait_for $CHECKPOINT/adapter_model.safetensors || exit 1
-    help_alone s6-short $IDF $CHECKPOINT 10 --max_steps 613 ;;
+    help_alone s6-short $IDF $CHECKPOINT 12 --max_steps 613 ;;
   s6-lt-score | s6-short-score)
     score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-6 &
     score ${PART%-score} $LAB/runs/${PART%-score}/final test 1-6 & wait ;;
   s6-oor-report) wait_for $LAB/runs/s6-lt/final/adapter_model.safetensors || exit 1
-    score s6-lt $LAB/runs/s6-lt/final out_of_register 1-6 & score s6-short $LAB/runs/s6-short/final out_of_register 1-6 &
-    wait ;;
+    score s6-lt $LAB/runs/s6-lt/final out_of_register 1-6 &
+    score s6-short $LAB/runs/s6-short/final out_of_register 1-6 & wait ;;
   idf-again-report)
     score idf-again $AGAIN test 1-6 & score idf-again $AGAIN out_of_register 1-6 & wait ;;
   idf-long) help_alone idf-long $IDF adapters/shipped 6 --max_steps 700 --problem_seed 2 --long_identifier_share 0.5 ;;
