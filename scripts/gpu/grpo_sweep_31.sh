@@ -38,10 +38,12 @@
 #                 a 1,100-step recipe drawing 24,000 problems trains).
 # PART=s6-lt      stage 6's identifier part as committed (sft-stage-6-help-identifiers: 613 steps; guard 12 minutes, as
 #                 batch 30's idf-again ran this recipe at 1.12 steps a second beside another run, 613 in ~9.1)
-#                 from s6-lt-a: stage 6 of the chain by the recipes of now. s6-lt-score: validation and test, stages
-#                 1-6.
-# PART=s6-short   the identifier part from s6-lt-a's step-1,100 checkpoint (waits for it). s6-short-score: validation
-#                 and test, stages 1-6.
+#                 from s6-lt-a: stage 6 of the chain by the recipes of now. s6-lt-val-score: validation, stages 1-6;
+#                 s6-lt-test-score: test, stages 1-6 (waits for s6-lt: it runs in the other lane, so that the two
+#                 splits, on the batch's longest path, score on both GPUs at once).
+# PART=s6-short   the identifier part from s6-lt-a's step-1,100 checkpoint (waits for it). s6-short-val-score:
+#                 validation, stages 1-6 (its test, if the rule picks it, in the next batch, or in this one where the
+#                 device minutes allow: PART=s6-short-test-score).
 # PART=s6-oor-report  s6-lt and s6-short out of register, stages 1-6 (waits for s6-lt).
 # PART=idf-again-report  idf-again on test and out of register, stages 1-6 (its bf16 file: batch 30 scored the float32
 #                 adapter on validation, which stayed on that machine; batch 29-30's CPU checks of bf16 files matched
@@ -68,8 +70,10 @@
 #     than 0.01 below s6-lt's there; then the chain is ~58.6 minutes and s6-short is its stage 6. Otherwise s6-lt is.
 #     The chain's stage 6 (the one picked) ships in place of idf-more if it meets every stage's goal on test (0.99 /
 #     0.98 / 0.97 / 0.95 / 0.93 / 0.90) and no stage is more than 0.02 below stage 5's own (n5-lt) on validation; the
-#     README's table is then its, and its out-of-register row issue 18's. Reported either way: both on validation and
-#     test at every stage, paired (scripts/paired_scores.py) against idf-more, the shipped adapter of now.
+#     README's table is then its, and its out-of-register row issue 18's (a picked s6-short is scored on test by
+#     PART=s6-short-test-score, in this batch where the minutes allow, else in the next from its bf16 file). Reported
+#     either way: both on validation, s6-lt on test, paired (scripts/paired_scores.py) against idf-more, the shipped
+#     adapter of now.
 #   item 3: idf-again against c6s-only on test at every stage (paired): the first pair of item 3 with both arms on
 #     test (results/grpo/ablation/ takes it). No recipe changes by it.
 #   item 4: arithmetic.yaml takes 512 a step and a 20-minute clock if a2-b512-20m's validation gain reaches +10.9
@@ -87,13 +91,14 @@
 #     against idf-again's. If it does not run here (2 GPUs), it leads the next batch, against this batch's idf-again
 #     OOR.
 # Plans (setup.sh's start_lanes; export BACK_RAW=0 first). Batch 29-30's pace on two H200s: stage 6's first part ~2.1
-# steps a second (1,500: ~12 minutes and ~1 of tokenizing), the identifier part ~1.4 (613: ~7 and ~1), a score of
-# stages 1-6 on two splits at once ~5 minutes, on three more than 6; a stage-1 run ~8 and its scores ~1. Lane 0: ~13
-# + ~8 + ~5.5 = ~27 minutes; lane 1: the format start and i1-dbl with its scores (~11) while s6-lt-a reaches step
-# 1,100 (~10), then ~8 + ~5.5, then idf-again's two scores (~5.5) and s6-lt's OOR (~4), which the device minutes may
-# not reach:
-#   2 GPUs: "s6-lt-a s6-lt s6-lt-score" "start-in i1-dbl i1-dbl-score i1-dbl-report s6-short s6-short-score
-#           idf-again-report s6-oor-report"
+# steps a second (1,500: ~12 minutes and ~1 of tokenizing), the identifier part 1.1-1.45 (613: 7-9.3 and ~1), a
+# score of stages 1-6 on one split ~3.5 minutes, on two at once ~5.5, on three more than 6; a stage-1 run ~8 and its
+# scores ~1. The longest path: s6-lt-a, s6-lt, its two scores, ~13.5 + ~10 + ~3.5 = ~27 minutes, with the set-up's
+# ~1 within the 30. Lane 0: that path, then idf-again's two scores (~5.5), which the device minutes may not reach;
+# lane 1: the format start and i1-dbl with its scores (~12) while s6-lt-a passes step 1,100 (~11), then s6-short
+# (~10), its validation (~3.5), s6-lt's test (~3.5) and the out-of-register scores of both (~5.5, likely cut):
+#   2 GPUs: "s6-lt-a s6-lt s6-lt-val-score idf-again-report" "start-in i1-dbl i1-dbl-score i1-dbl-report s6-short
+#           s6-short-val-score s6-lt-test-score s6-oor-report"
 #   4 GPUs: the two above, and "a2-b512-20m" "i1-clock9 i1-clock9-score idf-long idf-long-score" (i1-clock9 waits
 #           for lane 1's format start)
 # Commit each adapter that may ship as it comes back (then drop it from the tree). After the calls, here:
@@ -118,9 +123,11 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
     help_alone s6-lt $IDF $LAB/runs/s6-lt-a/final 12 --max_steps 613 ;;
   s6-short) wait_for $CHECKPOINT/adapter_model.safetensors || exit 1
     help_alone s6-short $IDF $CHECKPOINT 12 --max_steps 613 ;;
-  s6-lt-score | s6-short-score)
-    score ${PART%-score} $LAB/runs/${PART%-score}/final validation 1-6 &
-    score ${PART%-score} $LAB/runs/${PART%-score}/final test 1-6 & wait ;;
+  s6-lt-val-score) score s6-lt $LAB/runs/s6-lt/final validation 1-6 ;;
+  s6-lt-test-score) wait_for $LAB/runs/s6-lt/final/adapter_model.safetensors || exit 1
+    score s6-lt $LAB/runs/s6-lt/final test 1-6 ;;
+  s6-short-val-score) score s6-short $LAB/runs/s6-short/final validation 1-6 ;;
+  s6-short-test-score) score s6-short $LAB/runs/s6-short/final test 1-6 ;;
   s6-oor-report) wait_for $LAB/runs/s6-lt/final/adapter_model.safetensors || exit 1
     score s6-lt $LAB/runs/s6-lt/final out_of_register 1-6 &
     score s6-short $LAB/runs/s6-short/final out_of_register 1-6 & wait ;;
