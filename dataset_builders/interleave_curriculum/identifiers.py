@@ -19,7 +19,7 @@ regenerated on its own.
 
 Long identifiers (``long_share``, issue 18 again): the shipped adapter's first slips on held-out technical text fall,
 per word, most often on identifiers of many components (split on non-alphanumerics and camelCase boundaries: 24.2
-first slips per 1,000 target words at 4+ components against 0.57 on plain words, at 500 words), such as
+first slips per 1,000 target words at 4+ components against 0.58 on plain words, at 500 words), such as
 ``django.db.models.functions.TruncHour()`` or ``IGNORABLE_404_STARTS``; ``SHAPES`` build from two words at most. A
 replaced word whose keyed draw falls below ``long_share`` gets a ``LONG_SHAPES`` identifier instead, of 3 or 4
 components (a keyed count): the word and the two or three words after it (wrapping around as above). At

@@ -51,7 +51,9 @@
 # PART=a2-b512-20m  item 4: a2-b512-12m (batch 30: +10.5 / +9.96 points, reward still rising) for 20 minutes.
 # PART=start-in   the format start (sft-format-start.yaml from a fresh adapter, ~50 s), for i1-dbl and i1-clock9.
 # PART=i1-dbl     item 1: stage-1.yaml from the format start with --doubled_fraction 0.3 (GRPO's train problems; the
-#                 format start as committed), its 310 steps (the recipe's; CLOCK=10 only guards). i1-dbl-score: its
+#                 format start as committed), its 310 steps (the recipe's; CLOCK=10 only guards), the completion limit
+#                 fixed at i1-b256's 64 tokens (derived from the first 100 train targets, doubled ones make it 68;
+#                 found by session 25's reviewer). i1-dbl-score: its
 #                 average and last weights on validation, stage 1. i1-dbl-report: the average on test and out of
 #                 register, stage 1 (a report, whatever the rule says).
 # PART=i1-clock9  item 1: stage-1.yaml from the format start with a 9-minute clock, at most 400 steps (batch 30's plan,
@@ -139,7 +141,7 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
     score idf-long $LAB/runs/idf-long/final out_of_register 1-6 & wait ;;
   a2-b512-20m) arith a2-b512-20m --per_device_train_batch_size 512 --max_steps 5000 --max_train_minutes 20 ;;
   i1-dbl) wait_for $LAB/runs/sft-start/final/adapter_model.safetensors || exit 1
-    CLOCK=10 stage1 i1-dbl --doubled_fraction 0.3 ;;
+    CLOCK=10 stage1 i1-dbl --doubled_fraction 0.3 --max_completion_length 64 ;;  # i1-b256's (a reviewer: 68 unset)
   i1-dbl-score) score_both i1-dbl ;;
   i1-dbl-report) report_stage1 i1-dbl ;;
   i1-clock9) wait_for $LAB/runs/sft-start/final/adapter_model.safetensors || exit 1
