@@ -19,10 +19,8 @@ and a problem can be regenerated on its own.
 
 from __future__ import annotations
 
-import re
-
 from dataset_builders.indexing import keyed_int
-from dataset_builders.interleave_curriculum.share import DRAWS, check_share, share_draw
+from dataset_builders.interleave_curriculum.share import check_share, share_positions, word_pieces
 
 DOUBLED_POSITION_SHARE = 0.1  # the share of a doubled problem's positions (word i of both texts) that get a pair
 COPY_A, COPY_B = "a", "b"  # a position's choice: B's word i := A's word i, or A's word i+1 := B's word i
@@ -37,9 +35,7 @@ def check_doubled_fraction(fraction) -> None:
 def doubled_positions(count: int, key: str) -> list[int]:
     """The positions, of ``count`` (the shorter text's words), that ``doubled_texts`` pairs: those in the keyed share
     ``DOUBLED_POSITION_SHARE``, or the one with the lowest draw when none is."""
-    draws = [share_draw(key, i) for i in range(count)]
-    chosen = [i for i, draw in enumerate(draws) if draw < DOUBLED_POSITION_SHARE * DRAWS]
-    return chosen or ([min(range(count), key=draws.__getitem__)] if count else [])
+    return share_positions(count, key, DOUBLED_POSITION_SHARE)
 
 
 def doubled_choice(key: str, position: int, words_a: int) -> str:
@@ -50,19 +46,12 @@ def doubled_choice(key: str, position: int, words_a: int) -> str:
     return (COPY_A, COPY_B)[keyed_int(f"{key}/position={position}/copy", 2)]
 
 
-def _words(text: str) -> tuple[list[str], list[int]]:
-    """``text`` split as ``identifiers.identifier_text`` splits it: the pieces (words at even places, whitespace
-    between) and the places of the non-empty words."""
-    pieces = re.split(r"(\s+)", text)
-    return pieces, [p for p in range(0, len(pieces), 2) if pieces[p]]
-
-
 def doubled_texts(text_a: str, text_b: str, key: str) -> tuple[str, str]:
     """``text_a`` and ``text_b`` with a pair of identical adjacent target words at each of ``doubled_positions``
     (``doubled_choice``: B's word i := A's word i, or A's word i+1 := B's word i); the other words and all whitespace
     stay as they were."""
-    pieces_a, places_a = _words(text_a)
-    pieces_b, places_b = _words(text_b)
+    pieces_a, places_a = word_pieces(text_a)
+    pieces_b, places_b = word_pieces(text_b)
     for i in doubled_positions(min(len(places_a), len(places_b)), key):
         if doubled_choice(key, i, len(places_a)) == COPY_A:
             pieces_b[places_b[i]] = pieces_a[places_a[i]]

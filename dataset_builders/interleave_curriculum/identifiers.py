@@ -28,12 +28,11 @@ components (a keyed count): the word and the two or three words after it (wrappi
 
 from __future__ import annotations
 
-import re
 import string
 from collections.abc import Callable
 
 from dataset_builders.indexing import keyed_int
-from dataset_builders.interleave_curriculum.share import DRAWS, check_share, share_draw
+from dataset_builders.interleave_curriculum.share import DRAWS, check_share, share_positions, word_pieces
 
 IDENTIFIER_WORD_SHARE = 0.1  # the share of a chosen problem's words replaced by an identifier
 IDENTIFIER_CHARACTERS = frozenset(string.ascii_lowercase + string.digits)  # what a component keeps of a word
@@ -149,9 +148,7 @@ def long_identifier_word(word: str, following: list[str], key: str) -> str:
 def identifier_positions(count: int, key: str) -> list[int]:
     """The positions, of ``count`` words, that ``identifier_text`` replaces: those in the keyed share
     ``IDENTIFIER_WORD_SHARE``, or the one with the lowest draw when none is."""
-    draws = [share_draw(key, i) for i in range(count)]
-    chosen = [i for i, draw in enumerate(draws) if draw < IDENTIFIER_WORD_SHARE * DRAWS]
-    return chosen or ([min(range(count), key=draws.__getitem__)] if count else [])
+    return share_positions(count, key, IDENTIFIER_WORD_SHARE)
 
 
 def identifier_text(text: str, key: str, long_share: float = 0.0) -> str:
@@ -159,8 +156,7 @@ def identifier_text(text: str, key: str, long_share: float = 0.0) -> str:
     the original words; ``long_share`` of them, by their own keyed draw, ``long_identifier_word``); the other words
     and the whitespace between words stay as they were."""
     check_long_identifier_share(long_share)
-    pieces = re.split(r"(\s+)", text)  # words at even places (an empty piece where text opens or closes with space)
-    places = [p for p in range(0, len(pieces), 2) if pieces[p]]
+    pieces, places = word_pieces(text)
     words = [pieces[p] for p in places]
     for i in identifier_positions(len(words), key):
         word_key = f"{key}/word={i}"

@@ -1,6 +1,6 @@
 """A share of train problems: the one check, parser and keyed choice behind the train-draw levers that change some
 problems' texts (``scramble.py``: shuffled words; ``identifiers.py``: synthetic identifiers; ``doubles.py``: identical
-adjacent target words).
+adjacent target words), and the word split and keyed choice of positions those that change single words share.
 
 Item ``i`` of the items keyed ``key`` is in the share when a keyed hash of ``i`` falls below the fraction, so the items
 in the share at 0.3 are among those at 0.5, and a lever with another key chooses independently. No library RNG: every
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 
 from dataset_builders.indexing import keyed_int
 
@@ -48,3 +49,18 @@ def share_draw(key: str, index: int) -> int:
 def in_share(key: str, index: int, fraction: float) -> bool:
     """Whether item ``index`` of the items keyed ``key`` is in the share ``fraction`` of them."""
     return fraction > 0 and share_draw(key, index) < fraction * DRAWS
+
+
+def share_positions(count: int, key: str, share: float) -> list[int]:
+    """The positions, of ``count``, in the share ``share`` of the items keyed ``key``, or the one with the lowest
+    draw when none is (so that a text chosen for a lever holds one change at least)."""
+    draws = [share_draw(key, i) for i in range(count)]
+    chosen = [i for i, draw in enumerate(draws) if draw < share * DRAWS]
+    return chosen or ([min(range(count), key=draws.__getitem__)] if count else [])
+
+
+def word_pieces(text: str) -> tuple[list[str], list[int]]:
+    """``text`` split so that its words can be changed in place: the pieces (words at even places, the whitespace
+    between them at odd ones; an empty piece where the text opens or closes with space) and the places of the words."""
+    pieces = re.split(r"(\s+)", text)
+    return pieces, [p for p in range(0, len(pieces), 2) if pieces[p]]

@@ -51,6 +51,15 @@ class InterleaveTask(Task):
     continuation_words: int = 0  # with_continuation: train problems continue the target, scored on this many words
     continuation_cuts: dict[str, int] | None = None  # with_continuation: {train problem id: cut} (else a random cut)
     continuation_slips_only: bool = False  # with_continuation: train only on the problems the cuts name, in turn
+    # how the train problems are drawn: the settings above of these names, which InterleaveProblems, curriculum_stream,
+    # curriculum_dataset and this class take as keyword arguments of the same names (_draw)
+    TRAIN_DRAW = (
+        "register_weights",
+        "scrambled_fraction",
+        "identifier_fraction",
+        "long_identifier_share",
+        "doubled_fraction",
+    )
 
     def __init__(
         self,
@@ -79,29 +88,14 @@ class InterleaveTask(Task):
     def _train_problems(self) -> InterleaveProblems:
         from dataset_builders.corpus import load_corpus
 
-        return InterleaveProblems(
-            load_corpus(),
-            "train",
-            self.words,
-            self.seed,
-            self.register_weights,
-            self.scrambled_fraction,
-            self.identifier_fraction,
-            self.long_identifier_share,
-            self.doubled_fraction,
-        )
+        return InterleaveProblems(load_corpus(), "train", self.words, self.seed, **self._draw())
+
+    def _draw(self) -> dict:
+        """This task's settings of how its train problems are drawn (``TRAIN_DRAW``), by name."""
+        return {name: getattr(self, name) for name in self.TRAIN_DRAW}
 
     def stream(self, start_index: int) -> datasets.IterableDataset:
-        return curriculum_stream(
-            n_words=self.words,
-            seed=self.seed,
-            start_index=start_index,
-            register_weights=self.register_weights,
-            scrambled_fraction=self.scrambled_fraction,
-            identifier_fraction=self.identifier_fraction,
-            long_identifier_share=self.long_identifier_share,
-            doubled_fraction=self.doubled_fraction,
-        )
+        return curriculum_stream(n_words=self.words, seed=self.seed, start_index=start_index, **self._draw())
 
     def with_train_words(self, words: Sequence[int]) -> InterleaveTask:
         """A copy whose train problems, and dynamic sampling's, take turns over ``words`` words per text (every batch
@@ -223,9 +217,8 @@ class InterleaveTask(Task):
         return continuation_row(row, self.continuation_words, self.seed, cut)
 
     def _redrawn(self, **draw) -> InterleaveTask:
-        """A copy with other settings of how its train problems are drawn (``register_weights``,
-        ``scrambled_fraction``, ``identifier_fraction``, ``long_identifier_share``, ``doubled_fraction``); the copy
-        draws its own train problems."""
+        """A copy with other settings of how its train problems are drawn (``TRAIN_DRAW``); the copy draws its own
+        train problems."""
         task = copy.copy(self)
         for name, value in draw.items():
             setattr(task, name, value)
@@ -233,14 +226,7 @@ class InterleaveTask(Task):
         return task
 
     def _length_tasks(self) -> list[InterleaveTask]:
-        draw = (
-            self.register_weights,
-            self.scrambled_fraction,
-            self.identifier_fraction,
-            self.long_identifier_share,
-            self.doubled_fraction,
-        )
-        return [InterleaveTask(f"words-{n}", n, self.seed, *draw) for n in self.train_words]
+        return [InterleaveTask(f"words-{n}", n, self.seed, **self._draw()) for n in self.train_words]
 
     def train_stream(self, start_index: int = 0) -> datasets.IterableDataset:
         if self.continuation_slips_only:
@@ -261,17 +247,7 @@ class InterleaveTask(Task):
         return iter(taking_turns([task.stream for task in self._length_tasks()], position, offset=RESAMPLE_START))
 
     def problems(self, split: str, size: int | None = None) -> datasets.Dataset:
-        return curriculum_dataset(
-            split,
-            n_words=self.words,
-            seed=self.seed,
-            size=size,
-            register_weights=self.register_weights,
-            scrambled_fraction=self.scrambled_fraction,
-            identifier_fraction=self.identifier_fraction,
-            long_identifier_share=self.long_identifier_share,
-            doubled_fraction=self.doubled_fraction,
-        )
+        return curriculum_dataset(split, n_words=self.words, seed=self.seed, size=size, **self._draw())
 
     def problem(self, split: str, index: int) -> dict:
         if split == "train":
@@ -287,14 +263,8 @@ class InterleaveTask(Task):
     def _sample_key(self, tokenizer) -> tuple:
         """What the budget sample's token counts depend on: the tokenizer and this task's train problems."""
         weights = tuple(sorted(self.register_weights.items())) if self.register_weights else None
-        draw = (
-            weights,
-            self.scrambled_fraction,
-            self.identifier_fraction,
-            self.long_identifier_share,
-            self.doubled_fraction,
-        )
-        problems = (self.words, self.seed, *draw, self.continuation_words)
+        draw = {**self._draw(), "register_weights": weights}  # hashable, in TRAIN_DRAW's order
+        problems = (self.words, self.seed, *draw.values(), self.continuation_words)
         return getattr(tokenizer, "name_or_path", None), len(tokenizer), *problems
 
     def train_target_tokens(self, tokenizer) -> list[int]:
