@@ -86,20 +86,26 @@ def group_first_slips(records: list[dict], problems: dict[str, dict]) -> dict:
     }
 
 
-def folder_first_slips(folder: Path) -> list[dict]:
+def slip_groups(records: list[dict], keep=lambda task: True):
+    """The interleave answers of an evaluation's ``records`` (arithmetic has no streams to slip) whose task ``keep``
+    accepts, by (label, split, task) in order, each group with its problems drawn again from their ids: (label,
+    split, task, records, {problem id: problem})."""
     from dataset_builders import tasks
 
-    records = read_jsonl(folder / "problems.jsonl")
     groups: dict[tuple, list[dict]] = {}
     for record in records:
-        if "first_slip" in record:  # interleave answers (arithmetic has no streams to slip)
+        if "first_slip" in record and keep(record["task"]):
             groups.setdefault((record["label"], record["split"], record["task"]), []).append(record)
-    rows = []
     for (label, split, task), members in sorted(groups.items()):
         size = max(r["index"] for r in members) + 1
-        problems = {p["id"]: p for p in tasks.get(task).problems(split, size)}
-        rows.append({"label": label, "split": split, "task": task, **group_first_slips(members, problems)})
-    return rows
+        yield label, split, task, members, {p["id"]: p for p in tasks.get(task).problems(split, size)}
+
+
+def folder_first_slips(folder: Path) -> list[dict]:
+    return [
+        {"label": label, "split": split, "task": task, **group_first_slips(members, problems)}
+        for label, split, task, members, problems in slip_groups(read_jsonl(folder / "problems.jsonl"))
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:

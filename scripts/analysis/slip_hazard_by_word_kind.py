@@ -27,6 +27,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from anywhere
+from scripts.first_slip_words import slip_groups  # noqa: E402
 from scripts.summarize_runs import read_jsonl  # noqa: E402
 from training.core.slip_diagnostics import is_symbolic  # noqa: E402
 
@@ -76,20 +77,16 @@ def hazards(records: list[dict], targets: dict[str, list[str]]) -> dict[str, dic
 
 
 def folder_hazards(folder: Path, stages: set[int]) -> list[dict]:
-    from dataset_builders import tasks
-
     records = read_jsonl(folder / "problems.jsonl")
     if not records:
         raise SystemExit(f"{folder}: no problems.jsonl or problems.jsonl.gz (is it an evaluation folder?)")
-    groups: dict[tuple, list[dict]] = {}
-    for record in records:
-        task = record["task"]
-        if "first_slip" in record and task.startswith("stage-") and int(task.split("-")[1]) in stages:
-            groups.setdefault((record["label"], record["split"], task), []).append(record)
+
+    def in_stages(task: str) -> bool:
+        return task.startswith("stage-") and int(task.split("-")[1]) in stages
+
     rows = []
-    for (label, split, task), members in sorted(groups.items()):
-        size = max(r["index"] for r in members) + 1
-        targets = {p["id"]: p["target"].split() for p in tasks.get(task).problems(split, size)}
+    for label, split, task, members, problems in slip_groups(records, in_stages):
+        targets = {i: p["target"].split() for i, p in problems.items()}
         rows.append({"folder": str(folder), "label": label, "split": split, "task": task, **hazards(members, targets)})
     return rows
 
