@@ -103,6 +103,15 @@
 #           s6-short-val-score s6-lt-test-score s6-oor-report"
 #   4 GPUs: the two above, and "a2-b512-20m" "i1-clock9 i1-clock9-score idf-long idf-long-score" (i1-clock9 waits
 #           for lane 1's format start)
+#   As run (session 26, 4 GPUs lent; the rules above unchanged), rebalanced so that s6-lt's validation and test
+#   scores both start as it ends and idf-again rides the first wait call instead of a call of its own
+#   (idf-again-report waits for it):
+#           "s6-lt-a s6-lt s6-lt-val-score"
+#           "start-in i1-dbl i1-dbl-score i1-dbl-report s6-short s6-short-val-score s6-lt-oor-score"
+#           "a2-b512-20m idf-again-report"
+#           "i1-clock9 i1-clock9-score idf-long idf-long-score s6-lt-test-score"
+#   (~27-29.5 minutes each by the paces above; s6-short's out-of-register score, if the rule picks it, in the next
+#   batch: PART=s6-short-oor-score)
 # Commit each adapter that may ship as it comes back (then drop it from the tree). After the calls, here:
 # .venv/bin/python scripts/gpu/collect_batch.py 31 /work/.device/N ... (each call's folder, oldest first) --note "..."
 # (results/grpo/batch-31/, batch-31.json, adapters/batch-31/; it rebuilds batch 30's record file for file).
@@ -130,10 +139,13 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
     score s6-lt $LAB/runs/s6-lt/final test 1-6 ;;
   s6-short-val-score) score s6-short $LAB/runs/s6-short/final validation 1-6 ;;
   s6-short-test-score) score s6-short $LAB/runs/s6-short/final test 1-6 ;;
+  s6-lt-oor-score) wait_for $LAB/runs/s6-lt/final/adapter_model.safetensors || exit 1
+    score s6-lt $LAB/runs/s6-lt/final out_of_register 1-6 ;;
+  s6-short-oor-score) score s6-short $LAB/runs/s6-short/final out_of_register 1-6 ;;
   s6-oor-report) wait_for $LAB/runs/s6-lt/final/adapter_model.safetensors || exit 1
     score s6-lt $LAB/runs/s6-lt/final out_of_register 1-6 &
     score s6-short $LAB/runs/s6-short/final out_of_register 1-6 & wait ;;
-  idf-again-report)
+  idf-again-report) wait_for $AGAIN/adapter_model.safetensors || exit 1
     score idf-again $AGAIN test 1-6 & score idf-again $AGAIN out_of_register 1-6 & wait ;;
   idf-long) help_alone idf-long $IDF adapters/shipped 6 --max_steps 700 --problem_seed 2 --long_identifier_share 0.5 ;;
   idf-long-score)
