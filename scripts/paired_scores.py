@@ -4,9 +4,14 @@ problems both answered, the paired difference (B minus A) with a 95% bootstrap i
 problems B scored higher, lower and the same. Two adapters 0.02 apart at 500 words on 256 problems can be noise: this
 says whether they are.
 
-    .venv/bin/python scripts/paired_scores.py FOLDER_A FOLDER_B [--tasks stage-6] [--out FILE.json]
+    .venv/bin/python scripts/paired_scores.py FOLDER_A FOLDER_B [--tasks stage-6] [--metric exact] [--out FILE.json]
+    .venv/bin/python scripts/paired_scores.py FOLDER --baseline [--metric exact]   # the base model against the adapter
 
-Prints one table (and writes it as JSON with --out). Session 25 used it on batch 30 (results/grpo/batch-30/).
+``--baseline`` compares one evaluation's baseline rows (the model without the adapter, ``--baseline true``) with its
+trained rows on the same problems: what training gained, with its interval. ``--metric exact`` pairs exact matches
+(1 or 0) instead of scores. A folder scored on several splits (the arithmetic control's validation and test) gives a
+row for each. Prints one table (and writes it as JSON with --out). Session 25 used it on batch 30
+(results/grpo/batch-30/), session 26 on batch 31's arithmetic control.
 """
 
 from __future__ import annotations
@@ -22,15 +27,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script 
 from scripts.summarize_runs import read_jsonl  # noqa: E402
 
 
-def trained_scores(folder: Path) -> dict[str, dict[str, float]]:
-    """task -> problem id -> score of the trained label in ``folder``'s problems.jsonl(.gz)."""
+def labelled_scores(folder: Path, label: str = "trained", metric: str = "score") -> dict[tuple, dict[str, float]]:
+    """(task, split) -> problem id -> the ``metric`` (``score``, or ``exact`` as 1 or 0) of ``label``'s rows in
+    ``folder``'s problems.jsonl(.gz)."""
     records = read_jsonl(folder / "problems.jsonl")  # or its gzipped copy
     if not records:
         raise SystemExit(f"{folder}: no problems.jsonl or problems.jsonl.gz (is it an evaluation folder?)")
-    scores: dict[str, dict[str, float]] = {}
+    scores: dict[tuple, dict[str, float]] = {}
     for row in records:
-        if row.get("label", "trained") == "trained":
-            scores.setdefault(row["task"], {})[row["id"]] = float(row["score"])
+        if row.get("label", "trained") == label:
+            scores.setdefault((row["task"], row.get("split")), {})[row["id"]] = float(row[metric])
+    if not scores:
+        raise SystemExit(f"{folder}: no {label} rows (--baseline needs an evaluation run with --baseline true)")
     return scores
 
 
@@ -53,39 +61,60 @@ def paired(a: list[float], b: list[float], resamples: int = 10000, seed: int = 0
     }
 
 
-def compare(folder_a: Path, folder_b: Path, tasks: list[str] | None = None) -> list[dict]:
-    """One row per task both folders scored (or per named task), on the problem ids both answered."""
-    scores_a, scores_b = trained_scores(folder_a), trained_scores(folder_b)
+def compare(
+    folder_a: Path,
+    folder_b: Path | None,
+    tasks: list[str] | None = None,
+    metric: str = "score",
+) -> list[dict]:
+    """One row per task (and split) both folders scored (or per named task), on the problem ids both answered;
+    without ``folder_b``, ``folder_a``'s baseline rows against its trained rows."""
+    if folder_b is None:
+        folder_b, scores_a = folder_a, labelled_scores(folder_a, "baseline", metric)
+    else:
+        scores_a = labelled_scores(folder_a, metric=metric)
+    scores_b = labelled_scores(folder_b, metric=metric)
+    keys = sorted(set(scores_a) & set(scores_b), key=str)
     rows = []
-    for task in tasks or sorted(set(scores_a) & set(scores_b)):
-        if task not in scores_a or task not in scores_b:
+    for task in tasks or sorted({task for task, _ in keys}):
+        task_keys = [key for key in keys if key[0] == task]
+        if not task_keys:
             raise SystemExit(f"{task}: not scored in both {folder_a} and {folder_b}")
-        ids = sorted(set(scores_a[task]) & set(scores_b[task]))
-        if not ids:
-            raise SystemExit(f"{task}: no problem answered in both folders (different splits or seeds?)")
-        row = paired([scores_a[task][i] for i in ids], [scores_b[task][i] for i in ids])
-        rows.append({"task": task, **row})
+        for key in task_keys:
+            ids = sorted(set(scores_a[key]) & set(scores_b[key]))
+            if not ids:
+                raise SystemExit(f"{task}: no problem answered in both folders (different splits or seeds?)")
+            row = paired([scores_a[key][i] for i in ids], [scores_b[key][i] for i in ids])
+            rows.append({"task": task, "split": key[1], **row})
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder_a", type=Path)
-    parser.add_argument("folder_b", type=Path)
+    parser.add_argument("folder_b", type=Path, nargs="?")
+    parser.add_argument("--baseline", action="store_true", help="FOLDER_A's baseline rows against its trained rows")
+    parser.add_argument("--metric", choices=("score", "exact"), default="score", help="what is paired (default score)")
     parser.add_argument("--tasks", help="comma-separated, e.g. stage-5,stage-6 (default: every task both scored)")
     parser.add_argument("--out", type=Path, help="also write the rows as JSON here")
     args = parser.parse_args(argv)
-    rows = compare(args.folder_a, args.folder_b, args.tasks.split(",") if args.tasks else None)
-    print(f"A = {args.folder_a}\nB = {args.folder_b}\n")
+    if args.baseline == (args.folder_b is not None):
+        parser.error("give two evaluation folders, or one with --baseline")
+    rows = compare(args.folder_a, args.folder_b, args.tasks.split(",") if args.tasks else None, args.metric)
+    a_name = f"{args.folder_a} (baseline)" if args.baseline else str(args.folder_a)
+    b_name = f"{args.folder_a} (trained)" if args.baseline else str(args.folder_b)
+    print(f"A = {a_name}\nB = {b_name}\nmetric: {args.metric}\n")
+    several_splits = len({r["split"] for r in rows}) > 1
     print("| task | n | A | B | B - A | 95% interval | B higher / lower / same |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
+        task = f"{r['task']}, {r['split']}" if several_splits else r["task"]
         print(
-            f"| {r['task']} | {r['n']} | {r['mean_a']:.3f} | {r['mean_b']:.3f} | {r['difference']:+.3f} | "
+            f"| {task} | {r['n']} | {r['mean_a']:.3f} | {r['mean_b']:.3f} | {r['difference']:+.3f} | "
             f"{r['low']:+.3f} .. {r['high']:+.3f} | {r['b_higher']} / {r['b_lower']} / {r['same']} |"
         )
     if args.out:
-        record = {"a": str(args.folder_a), "b": str(args.folder_b), "rows": rows}
+        record = {"a": a_name, "b": b_name, "metric": args.metric, "rows": rows}
         args.out.write_text(json.dumps(record, indent=1) + "\n")
     return 0
 

@@ -5,7 +5,7 @@ collapse test), and whatever test-split scores those arms have.
     .venv/bin/python scripts/analysis/ablation.py            # writes results/grpo/ablation/README.md and two plots
 
 Which runs are the arms of which comparison is written below (``COMPARISONS``, ``DIRECT``, ``CHAIN``), as the batch
-READMEs (results/grpo/batch-23 ... batch-30/README.md) define them. Every number in the output is read from a file
+READMEs (results/grpo/batch-23 ... batch-31/README.md) define them. Every number in the output is read from a file
 under results/: minutes from each run's ``summary.json`` (``wall_seconds``; a stage run that trained a supervised
 help first adds the help's ``wall_seconds``), per-step GRPO curves from ``metrics.jsonl(.gz)``, scores from the
 ``eval.json`` of ``scores/``, ``cpu-eval/``, ``cpu-check/`` and ``shipped-eval/``, and the condensed
@@ -26,7 +26,7 @@ from scripts.summarize_runs import read_jsonl  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 STAGE_WORDS = {1: 10, 2: 25, 3: 50, 4: 100, 5: 200, 6: 500}
-BATCHES = (23, 24, 25, 26, 27, 28, 29, 30)
+BATCHES = (23, 24, 25, 26, 27, 28, 29, 30, 31)
 
 
 @dataclass(frozen=True)
@@ -417,8 +417,8 @@ COMPARISONS: tuple[Comparison, ...] = (
                 "idf-again",
                 "equal",
                 base="idf-more",
-                note="c6s-ship also spent an untimed cut-point eval (~2 minutes); idf-again's test scores did not "
-                "come back",
+                note="c6s-ship also spent an untimed cut-point eval (~2 minutes); idf-again's test and "
+                "out-of-register scores came back in batch 31",
             ),
         ),
         extra_words=(200,),

@@ -61,3 +61,43 @@ def test_a_folder_without_problems_or_without_shared_problems_is_one_clear_error
     assert proc.returncode != 0 and "no problem answered in both" in proc.stderr and "Traceback" not in proc.stderr
     proc = run(a, a, "--tasks", "stage-5")
     assert proc.returncode != 0 and "stage-5: not scored in both" in proc.stderr
+
+
+def test_baseline_against_trained_in_exact_matches_per_split(tmp_path):
+    """--baseline pairs one evaluation's baseline rows with its trained rows; --metric exact pairs 1s and 0s; a
+    folder of two splits (the arithmetic control's) gives a row for each."""
+    folder = tmp_path / "eval"
+    folder.mkdir()
+    rows = []
+    for split, base_right, trained_right in (("validation", 2, 12), ("test", 3, 14)):
+        for i in range(100):
+            for label, right in (("baseline", base_right), ("trained", trained_right)):
+                exact = i < right
+                rows.append(
+                    {
+                        "label": label,
+                        "task": "arithmetic-2x2",
+                        "split": split,
+                        "id": f"2x2-{split}-seed0-{i:07d}",
+                        "score": 1.0 if exact else 0.5,
+                        "exact": exact,
+                    }
+                )
+    (folder / "problems.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    proc = run(folder, "--baseline", "--metric", "exact", "--out", tmp_path / "p.json")
+    assert proc.returncode == 0, proc.stderr
+    by_split = {r["split"]: r for r in json.loads((tmp_path / "p.json").read_text())["rows"]}
+    assert abs(by_split["validation"]["difference"] - 0.10) < 1e-9 and by_split["validation"]["n"] == 100
+    assert abs(by_split["test"]["difference"] - 0.11) < 1e-9 and by_split["test"]["b_lower"] == 0
+    assert by_split["test"]["low"] > 0
+    assert "| arithmetic-2x2, test | 100 | 0.030 | 0.140 | +0.110 |" in proc.stdout
+    for argv in ((folder,), (folder, folder, "--baseline")):
+        proc = run(*argv)
+        assert proc.returncode != 0 and "one with --baseline" in proc.stderr and "Traceback" not in proc.stderr
+    one_baseline = write(tmp_path / "one", [1.0, 0.5])
+    proc = run(one_baseline, "--baseline")
+    assert proc.returncode == 0  # write() adds one baseline row: its problem is paired
+    (tmp_path / "only").mkdir()
+    (tmp_path / "only" / "problems.jsonl").write_text(json.dumps({"task": "stage-1", "id": "x", "score": 1.0}) + "\n")
+    proc = run(tmp_path / "only", "--baseline")
+    assert proc.returncode != 0 and "no baseline rows" in proc.stderr and "Traceback" not in proc.stderr
