@@ -72,8 +72,8 @@ TRAIN_LAUNCH = $(if $(filter-out 0 1,$(GPUS)),$(VENV)/bin/accelerate launch --co
 train-stage: $(STAMP)  ## train curriculum stage N with GRPO (make train-stage N=3 [MODEL=...] [RESUME=1] [INIT_ADAPTER=...] [GPUS=2])
 	@$(TRAIN_LAUNCH) -m training.cli.train --config training/recipes/stage-$(N).yaml $(TRAIN_FLAGS)
 
-train-arithmetic: $(STAMP)  ## train the arithmetic positive control (same options as train-stage)
-	@$(TRAIN_LAUNCH) -m training.cli.train --config training/recipes/arithmetic.yaml $(TRAIN_FLAGS)
+train-arithmetic: $(STAMP)  ## train the arithmetic positive control (same options as train-stage; RECIPE=arithmetic-2x2: item 4's 2x2 control)
+	@$(TRAIN_LAUNCH) -m training.cli.train --config training/recipes/$(if $(filter command line environment,$(origin RECIPE)),$(RECIPE),arithmetic).yaml $(TRAIN_FLAGS)
 
 RECIPE ?= sft-every-length
 warm-start: $(STAMP)  ## supervised phase of the adapter ([RECIPE=NAME]: training/recipes/NAME.yaml, e.g. sft-long-texts, sft-arithmetic; [INIT_ADAPTER=...] continues an adapter)

@@ -34,11 +34,16 @@ def test_make_train_stage_trains_with_trackio_by_default(tiny_model_dir, tmp_pat
     assert record["id"].startswith("50w-train-")
 
 
-def test_make_train_arithmetic(tiny_model_dir, tmp_path):
-    proc = run_cli("make", "-s", "train-arithmetic", "MODEL=tiny-random-llama", _quick(tmp_path, "--report_to none"))
+@pytest.mark.parametrize("recipe, digits", [(None, "3x2"), ("arithmetic-2x2", "2x2")])
+def test_make_train_arithmetic(tiny_model_dir, tmp_path, recipe, digits):
+    """The 3x2 control by default; RECIPE=arithmetic-2x2 is item 4's 2x2 control (its recipe, its task)."""
+    recipe_arg = [f"RECIPE={recipe}"] if recipe else []
+    proc = run_cli(
+        "make", "-s", "train-arithmetic", *recipe_arg, "MODEL=tiny-random-llama", _quick(tmp_path, "--report_to none")
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     record = next(read_completion_log(tmp_path / "run" / "completions.jsonl.gz"))
-    assert record["id"].startswith("3x2-train-") and isinstance(record["reference"], int)
+    assert record["id"].startswith(f"{digits}-train-") and isinstance(record["reference"], int)
     assert set(record["rewards"]) == {
         "arithmetic_exact_reward",
         "arithmetic_partial_reward",

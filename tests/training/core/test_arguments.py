@@ -18,6 +18,7 @@ def test_every_recipe_parses():
 
     recipes = sorted(RECIPES_DIR.glob("*.yaml"))
     assert [p.stem for p in recipes] == [
+        "arithmetic-2x2",
         "arithmetic-from-sft",
         "arithmetic",
         "sft-arithmetic",
@@ -74,7 +75,7 @@ def test_without_a_gpu_bf16_is_dropped_and_activations_are_checkpointed():
         (["--learning_rate", "1e-5"], "name a task"),
         (
             ["--config", "/nonexistent.yaml"],
-            "no recipe /nonexistent.yaml; recipes: training/recipes/arithmetic-from-sft.yaml",
+            "no recipe /nonexistent.yaml; recipes: training/recipes/arithmetic-2x2.yaml",
         ),
     ],
 )
