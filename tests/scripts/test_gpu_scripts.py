@@ -54,7 +54,7 @@ def test_the_newest_sweeps_training_commands_parse(tmp_path, monkeypatch):
     monkeypatch.chdir(REPO_ROOT)  # recipes are named from the repository root, as the scripts run
     newest = SWEEPS[-1]
     parts = sweep_parts(newest.read_text())
-    assert "start-in" in parts and len(parts) > 3, parts
+    assert len(parts) > 3 and all(re.fullmatch(r"[\w.-]+", part) for part in parts), parts  # the case was read
     parsed = []
     for part in parts:
         for line in dry_run(newest, part, tmp_path):
