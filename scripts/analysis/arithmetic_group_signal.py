@@ -67,27 +67,14 @@ def exact_by_window(run: Path) -> dict:
 def sample_config(model, tokenizer, ends, config: str, n: int, k: int, seed: int) -> dict:
     import torch
 
-    from dataset_builders.prompts import chat_prompt_ids
+    from scripts.analysis.group_samples import prompt_tensor, sample_group
 
     task = tasks.get(f"arithmetic-{config}")
     rows = [row for _, row in zip(range(n), task.train_stream(0))]
     torch.manual_seed(seed)
     exact, partial = [], []
     for row in rows:
-        prompt = torch.tensor([chat_prompt_ids(tokenizer, row["prompt"])])
-        with torch.no_grad():
-            out = model.generate(
-                prompt.repeat(k, 1),
-                attention_mask=torch.ones(k, prompt.shape[1], dtype=torch.long),
-                max_new_tokens=COMPLETION_LIMIT,
-                do_sample=True,
-                temperature=1.0,
-                top_k=0,
-                top_p=1.0,
-                eos_token_id=ends,
-                pad_token_id=tokenizer.pad_token_id,
-            )
-        texts = tokenizer.batch_decode(out[:, prompt.shape[1] :], skip_special_tokens=True)
+        texts = sample_group(model, tokenizer, ends, prompt_tensor(model, tokenizer, row), k, COMPLETION_LIMIT)
         records = task.score_batch(texts, [row] * k)
         exact.append([r["exact"] for r in records])
         partial.append([r["score"] for r in records])

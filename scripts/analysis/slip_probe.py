@@ -26,7 +26,8 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from base_models.models import load_model  # noqa: E402
 from dataset_builders import tasks  # noqa: E402
-from dataset_builders.prompts import chat_prompt_ids, end_token_ids  # noqa: E402
+from dataset_builders.prompts import end_token_ids  # noqa: E402
+from scripts.analysis.group_samples import prompt_tensor, sample_group  # noqa: E402
 
 
 def main() -> None:
@@ -62,18 +63,7 @@ def main() -> None:
         if text.split() == reference.split():
             records.append({"exact": True})
             continue
-        with torch.no_grad():
-            samples = model.generate(
-                prompt.repeat(args.k, 1),
-                max_new_tokens=budget,
-                do_sample=True,
-                temperature=1.0,
-                top_k=0,
-                top_p=1.0,
-                eos_token_id=ends,
-                pad_token_id=tokenizer.pad_token_id,
-            )
-        texts = tokenizer.batch_decode(samples[:, prompt.shape[1] :], skip_special_tokens=True)
+        texts = sample_group(model, tokenizer, ends, prompt, args.k, budget)
         exact_samples = sum(t.split() == reference.split() for t in texts)
         slip = next((i for i, (a, b) in enumerate(zip(greedy, want)) if a != b), min(len(greedy), len(want)))
         probs, right = at_slip(model, prompt, want, slip, ends)
@@ -129,11 +119,6 @@ def greedy_text(model, tokenizer, ends, prompt, budget) -> str:
             prompt, max_new_tokens=budget, do_sample=False, eos_token_id=ends, pad_token_id=tokenizer.pad_token_id
         )[0, prompt.shape[1] :].tolist()
     return tokenizer.decode([t for t in out if t not in ends], skip_special_tokens=True).strip()
-
-
-def prompt_tensor(model, tokenizer, row) -> torch.Tensor:
-    """A problem's chat prompt as a (1, length) tensor of token ids on the model's device."""
-    return torch.tensor([chat_prompt_ids(tokenizer, row["prompt"])], device=model.device)
 
 
 def at_slip(model, prompt, want, slip, ends) -> tuple[torch.Tensor, int]:
