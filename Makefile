@@ -82,10 +82,11 @@ warm-start: $(STAMP)  ## supervised phase of the adapter ([RECIPE=NAME]: trainin
 
 # A chain of runs declared in one file (training/recipes/chains/): each step from the previous step's final adapter;
 # steps whose runs/<run>/final exists are skipped. MODEL, TRAIN_ARGS (flags for every step) and GPUS apply to each step;
-# CHAIN_ARGS: flags of the chain runner itself (--dry_run prints the commands, --runs_dir DIR).
+# CHAIN_ARGS: flags of the chain runner itself (--dry_run prints the commands, --runs_dir DIR). UNTIL=RUN stops after
+# that step, without the eval (make curriculum UNTIL=stage-2 on a machine held for less than the whole chain).
 CHAIN_ARGS ?=
 CHAIN_FLAGS = --launcher="$(TRAIN_LAUNCH)" $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) \
-	$(if $(TRAIN_ARGS),--step_args="$(TRAIN_ARGS)") $(CHAIN_ARGS)
+	$(if $(TRAIN_ARGS),--step_args="$(TRAIN_ARGS)") $(if $(UNTIL),--until $(UNTIL)) $(CHAIN_ARGS)
 
 curriculum: $(STAMP)  ## the curriculum (training/recipes/chains/curriculum.yaml): make train-stage N=1..6, then the eval of stage 6
 	@$(PY) -m training.cli.curriculum --chain training/recipes/chains/curriculum.yaml $(CHAIN_FLAGS)

@@ -1,12 +1,16 @@
 """``make curriculum``: run a chain of training steps declared in one file, then evaluate its last adapter.
 
     python -m training.cli.curriculum [--chain training/recipes/chains/curriculum.yaml] [--model M] [--dry_run]
+                                      [--until RUN]
 
 Each step runs in its own process (``python -m training.cli.warm_start`` or ``training.cli.train``) with its recipe,
 ``--output_dir runs/<run>``, ``--init_adapter`` the previous step's final adapter (none for the first step, which
 starts as its recipe says: a fresh adapter, or stage 1's format start) and the step's overrides, then
 ``--step_args`` (flags for every step). A step whose ``runs/<run>/final`` exists is skipped, so a stopped chain
-continues where it stopped; a GRPO step with checkpoints but no final adapter resumes from them.
+continues where it stopped; a GRPO step with checkpoints but no final adapter resumes from them. ``--until RUN``
+stops after step RUN, without the eval: a machine held for less than the whole chain trains the steps it has time
+for, and the chain runs again elsewhere with their ``runs/<run>/final`` carried over (``make curriculum
+UNTIL=stage-2``, then ``make curriculum`` there).
 """
 
 from __future__ import annotations
@@ -25,11 +29,21 @@ EVALUATE = "training.cli.evaluate"
 
 
 def step_commands(
-    chain: Chain, runs_dir: Path, launcher: list[str], model: str | None, step_args: list[str]
+    chain: Chain,
+    runs_dir: Path,
+    launcher: list[str],
+    model: str | None,
+    step_args: list[str],
+    until: str | None = None,
 ) -> list[tuple[str, list[str] | None, str]]:
-    """(run, command or None when skipped, what to report) for each step, then the eval."""
+    """(run, command or None when skipped, what to report) for each step, then the eval; with ``until``, the steps
+    up to and including that run, and no eval."""
+    runs = [step.run for step in chain.steps]
+    if until is not None and until not in runs:
+        raise RecipeError(f"--until {until}: the chain has no step of that name; its steps: {', '.join(runs)}")
+    steps = chain.steps[: runs.index(until) + 1] if until is not None else chain.steps
     planned, previous = [], None
-    for step in chain.steps:
+    for step in steps:
         output_dir = runs_dir / step.run
         final = output_dir / "final"
         if (final / "adapter_config.json").is_file():
@@ -57,6 +71,19 @@ def step_commands(
         note = f"{step.run}: {step.entry_point} {step.recipe}" + (" (resuming its checkpoints)" if resuming else "")
         planned.append((step.run, command, note))
         previous = final
+    if until is not None:
+        rest = runs[runs.index(until) + 1 :]
+        if rest:
+            planned.append(
+                (
+                    until,
+                    None,
+                    f"stop after {until} (--until): {', '.join(rest)} and the eval are left; run the chain "
+                    f"again without --until, here or where {runs_dir / until / 'final'} and the runs before it are "
+                    "carried",
+                )
+            )
+        return planned
     if chain.eval_stages is not None and previous is not None:
         command = [
             sys.executable,
@@ -89,15 +116,21 @@ def main(argv: list[str] | None = None) -> int:
         help="what runs a step's module (e.g. 'accelerate launch --num_processes 2')",
     )
     parser.add_argument("--dry_run", action="store_true", help="print the commands without running them")
+    parser.add_argument("--until", default=None, help="stop after this step (a run name, e.g. stage-2), no eval")
     args = parser.parse_args(argv)
     try:
         chain = read_chain(args.chain)
+        planned = step_commands(
+            chain,
+            Path(args.runs_dir),
+            shlex.split(args.launcher),
+            args.model,
+            shlex.split(args.step_args),
+            until=args.until,
+        )
     except RecipeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    planned = step_commands(
-        chain, Path(args.runs_dir), shlex.split(args.launcher), args.model, shlex.split(args.step_args)
-    )
     for run, command, note in planned:
         print(f"[{args.chain}] {note}", flush=True)
         if command is None:

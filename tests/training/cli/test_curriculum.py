@@ -86,6 +86,23 @@ def test_make_curriculum_dry_run_and_a_chain_continued_on_another_machine(tmp_pa
     assert f"--init_adapter {tmp_path}/stage-1/final" in again.stdout
 
 
+def test_make_curriculum_until_a_step_trains_up_to_it_and_leaves_the_rest(tmp_path):
+    """`make curriculum UNTIL=stage-2` (a machine held for less than the chain): stages 1 and 2, then a line that
+    says what is left and how to go on; no stage 3 and no eval. A step the chain lacks is one clear error."""
+    base = ["make", "-s", "curriculum", f"CHAIN_ARGS=--dry_run --runs_dir {tmp_path}"]
+    proc = subprocess.run([*base, "UNTIL=stage-2"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "stage-1: grpo stage-1" in proc.stdout and "stage-2: grpo stage-2" in proc.stdout
+    assert "stage-3: grpo" not in proc.stdout and "eval of" not in proc.stdout
+    assert "stop after stage-2 (--until): stage-3, stage-4, stage-5, stage-6 and the eval are left" in proc.stdout
+    assert f"where {tmp_path}/stage-2/final and the runs before it are carried" in proc.stdout
+    bad = subprocess.run([*base, "UNTIL=stage-9"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert bad.returncode != 0 and "Traceback" not in bad.stderr
+    assert "--until stage-9: the chain has no step of that name; its steps: stage-1, stage-2" in bad.stderr
+    last = step_commands(read_chain(CHAINS_DIR / "curriculum.yaml"), tmp_path, ["python"], None, [], until="stage-6")
+    assert [run for run, _, _ in last] == [f"stage-{n}" for n in range(1, 7)]  # the last step: no eval, no stop line
+
+
 def test_a_stopped_chain_skips_finished_steps_and_resumes_a_grpo_step(tmp_path):
     chain = read_chain(CHAINS_DIR / "supervised-curriculum.yaml")
     for run in ("warm-start", "warm-start-long"):
