@@ -17,6 +17,10 @@
 #   item 1 (4 GPUs): a stronger format start inside the issue's bounds (start-fs: sft-format-start.yaml at lr 1e-3
 #           instead of 5e-4, the same 100 steps, < 1 minute; its NW at 10 words must stay at or below 0.5), then
 #           stage-1.yaml's GRPO from it (i1-fs).
+#   item 2's chain as one `make curriculum` (4 GPUs): its first two stages (chain-12: `make curriculum
+#           UNTIL=stage-2`, the chain runner's commands exactly), their adapters back, so that later sessions carry
+#           them and run `make curriculum` on (stages 3-5 in one session's minutes, stage 6 and the eval in the next):
+#           the whole chain is ~62 training minutes, a session's device time 30.
 #
 # Starts, carried (each ~20 MB; each rides a call of its own, see Calls):
 #   s6-lt-a, s6-lt: mkdir -p .carry/NAME && for f in adapter_config.json adapter_model.safetensors; do
@@ -40,6 +44,11 @@
 #                  idf-again-lt-score: validation and test, stages 1-6.
 # PART=sft-bench   150 steps of sft-stage-6-help-long-texts from s6-lt-a, three times in a row on one GPU: eager
 #                  (bench-eager-1), --torch_compile true (bench-compile), eager (bench-eager-2); no adapter back.
+# PART=chain-12    `python -m training.cli.curriculum --chain training/recipes/chains/curriculum.yaml --until stage-2`
+#                  (make curriculum UNTIL=stage-2) into $LAB/chain; each stage's results copied to
+#                  $LAB/results/chain-stage-N; stage 1's adapter back in bf16, stage 2's as trained (float32, three
+#                  parts: the next stage starts from it). chain-12-score: stage 1 on validation and test (stage 1),
+#                  stage 2 on validation and test (stages 1-2).
 # PART=start-fs    sft-format-start.yaml at --learning_rate 1e-3 from a fresh adapter into $LAB/runs/sft-start-fs, then
 #                  its score at 10 words (validation): the issue's ceiling for a start is 0.5.
 # PART=i1-fs       stage-1.yaml from start-fs (CLOCK=10 guards; the recipe's 310 steps and promotion decide), the
@@ -56,20 +65,28 @@
 #   item 3: c6s-lt against idf-again-lt, paired on validation and test at every stage, into the ablation (comparison
 #     6f). stage-6.yaml takes GRPO at the slips after its help only if c6s-lt beats both idf-again-lt and s6-lt by 0.01
 #     or more at 500 words on validation and the chain's minutes allow it (today they do not: ~62.1 + ~7).
-#   item 2's minutes: the SFT recipes take torch_compile: true (bases/sft.yaml) if bench-compile's tokens a second,
+#   item 2's minutes: the step-bound SFT recipes (stage 5's and stage 6's helps: their steps are fixed, the clock only
+#     guards, so a faster step trains the same and takes fewer minutes; the 7-minute helps of stages 2-4 would train
+#     more steps instead) take torch_compile: true if bench-compile's tokens a second,
 #     steps 50-150, are 10% or more above the mean of the two eager runs', its losses at steps 10-150 are within 2%
 #     of bench-eager-1's (bf16's noise; the same problems in the same order), and its first logged step comes no
 #     more than 60 s after the eager runs'. The chain's minutes are then re-estimated by the measured ratio (a
 #     measurement of the steps' speed, not a run of the chain).
+#   item 2's chain: chain-12's stages are the chain's stages 1 and 2 if the recipes they ran (stage-1.yaml,
+#     stage-2.yaml and the recipes they name) are still those of the chain when its later stages run; a recipe change
+#     by this batch's rules to stage 1 (i1-fs) means stage 1 and 2 run again. Their scores are reported either way
+#     (stage 1's test score is one more run of item 1's recipe as committed, not a pick).
 #   item 1: sft-format-start.yaml takes lr 1e-3 if start-fs scores 0.5 or less at 10 words on validation and i1-fs's
 #     average scores 0.993 or more there (batches 24-31's bar); item 1 is met if i1-fs then scores 0.99 and 90% exact
 #     on test. start-fs above 0.5 breaks the issue's bound for a start: i1-fs is then reported and never adopted.
 # Plans (setup.sh's start_lanes; export BACK_RAW=0 first). Paces from batch 31 on four H200s: the identifier part
 # 613 steps ~8.4 minutes, a score of stages 1-6 on one split ~3.5, on three at once ~6.5; a stage-1 run ~8, its scores
 # ~1; c6s-lt ~2 + 5.2 + its scores ~5.5; 150 steps of the first part ~1.3 minutes + ~1 of loading and tokenizing.
-#   4 GPUs: "s6-long s6-long-score" "s6-rep s6-rep-score idf-again-lt idf-again-lt-score"
-#           "lt-train-score c6s-lt c6s-lt-score" "sft-bench start-fs i1-fs i1-fs-score i1-fs-report"
-#           (~15, ~27, ~14, ~19 minutes)
+#   4 GPUs: "chain-12 chain-12-score" "s6-long s6-long-score s6-rep s6-rep-val-score"
+#           "lt-train-score c6s-lt c6s-lt-score idf-again-lt idf-again-lt-score"
+#           "sft-bench start-fs i1-fs i1-fs-score i1-fs-report"
+#           (~24, ~27, ~26.5, ~22 minutes: stage 1 ~8 + stage 2's 7-minute help, ~1 of tokenizing and its 84 GRPO
+#           steps ~5, then ~2 of scores; s6-rep's test score, if cut, in the batch after)
 #   2 GPUs: "s6-long s6-long-score sft-bench" "lt-train-score c6s-lt c6s-lt-score idf-again-lt idf-again-lt-score"
 #           (~22, ~27 minutes); s6-rep and i1-fs lead the batch after.
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 32 /work/.device/N ... (each call's folder,
@@ -106,6 +123,23 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
     help_alone s6-rep $IDF $FIRST 12 --max_steps 613 --problem_seed 3 --seed 1 ;;
   s6-rep-score)
     score s6-rep $LAB/runs/s6-rep/final validation 1-6 & score s6-rep $LAB/runs/s6-rep/final test 1-6 & wait ;;
+  s6-rep-val-score) score s6-rep $LAB/runs/s6-rep/final validation 1-6 ;;
+  chain-12) mkdir -p $LAB/results/chain-12
+    timeout -s TERM 1740 python3 -m training.cli.curriculum --chain training/recipes/chains/curriculum.yaml \
+      --runs_dir $LAB/chain --model $M --step_args=--report_to=none --until stage-2 \
+      > $LAB/results/chain-12/chain.log 2>&1
+    for n in 1 2; do
+      cp -r $LAB/chain/stage-$n/results $LAB/results/chain-stage-$n 2>/dev/null
+      cp $LAB/chain/stage-$n/promotion.jsonl $LAB/results/chain-stage-$n/ 2>/dev/null
+    done
+    back chain-stage-1 $LAB/chain/stage-1/final
+    mkdir -p $LAB/out/chain-stage-2-fp32 && cp $LAB/chain/stage-2/final/adapter_config.json \
+      $LAB/chain/stage-2/final/adapter_model.safetensors $LAB/out/chain-stage-2-fp32/ \
+      && pack_out adapter-chain-stage-2-fp32 out/chain-stage-2-fp32 ;;
+  chain-12-score)
+    score chain-stage-1 $LAB/chain/stage-1/final validation 1 & score chain-stage-1 $LAB/chain/stage-1/final test 1 &
+    score chain-stage-2 $LAB/chain/stage-2/final validation 1-2 & score chain-stage-2 $LAB/chain/stage-2/final test 1-2 &
+    wait ;;
   lt-train-score) wait_for $S6/adapter_model.safetensors || exit 1
     python3 -m training.cli.evaluate --model $M --adapter $S6 --stages 6 --n 320 --split train --arithmetic false \
       --baseline false --out $LAB/results/scores/lt-train 2>&1 | grep "^| stage" | sed "s/^/s6-lt train: /" ;;

@@ -7,6 +7,7 @@ import os
 import re
 import shlex
 import subprocess
+import sys
 
 import pytest
 
@@ -15,6 +16,7 @@ from tests.conftest import REPO_ROOT
 GPU_SCRIPTS = sorted((REPO_ROOT / "scripts" / "gpu").glob("*.sh"))
 SWEEPS = sorted((REPO_ROOT / "scripts" / "gpu").glob("grpo_sweep_*.sh"), key=lambda p: int(p.stem.rsplit("_", 1)[1]))
 ENTRY_POINTS = ("training.cli.train", "training.cli.warm_start")
+CHAIN_RUNNER = "training.cli.curriculum"  # make curriculum: runs ENTRY_POINTS, one process a step
 # flags of the other tools the scripts call: tar, nvidia-smi, pip (--no-index reads as --no)
 TOOL_FLAGS = {"--exclude", "--query-gpu", "--format", "--no", "--quiet", "--target", "--upgrade"}
 
@@ -45,6 +47,19 @@ def dry_run(script, part: str, tmp_path) -> list[str]:
     return log.read_text().splitlines() if log.exists() else []
 
 
+def chain_step_commands(chain_argv: list[str]) -> list[list[str]]:
+    """The training commands ``python -m training.cli.curriculum CHAIN_ARGV`` would run (its ``--dry_run``)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", CHAIN_RUNNER, *chain_argv, "--dry_run"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return [shlex.split(line) for line in proc.stdout.splitlines() if line.startswith("  ")]
+
+
 def test_the_newest_sweeps_training_commands_parse(tmp_path, monkeypatch):
     """Each part of the newest sweep, run dry (setup.sh's DRY_RUN: its python3 commands written down, not run): the
     training commands it would run, with the arguments bash gives them there, parse."""
@@ -59,10 +74,17 @@ def test_the_newest_sweeps_training_commands_parse(tmp_path, monkeypatch):
     for part in parts:
         for line in dry_run(newest, part, tmp_path):
             argv = shlex.split(line)
-            if argv[:2] == ["python3", "-m"] and argv[2] in ENTRY_POINTS:
-                parse = parse_run_arguments if argv[2] == "training.cli.train" else parse_warm_start_arguments
-                parse(argv[3:])  # a RecipeError or argparse's SystemExit names the bad flag
-                parsed.append((part, argv[2]))
+            if argv[:3] == ["python3", "-m", CHAIN_RUNNER]:  # make curriculum: the step commands it would run
+                argv_steps = chain_step_commands(argv[3:])
+                assert argv_steps, (part, line)
+            else:
+                argv_steps = [argv]
+            for step in argv_steps:
+                module = step[step.index("-m") + 1] if "-m" in step else None
+                if module in ENTRY_POINTS:
+                    parse = parse_run_arguments if module == "training.cli.train" else parse_warm_start_arguments
+                    parse(step[step.index("-m") + 2 :])  # a RecipeError or argparse's SystemExit names the bad flag
+                    parsed.append((part, module))
     trained = {part for part, _ in parsed}
     evals_only = {p for p in parts if p.endswith(("-score", "-report"))}  # parts that score adapters, train none
     assert trained >= set(parts) - evals_only, (parts, trained)
@@ -86,7 +108,6 @@ def test_a_mistyped_flag_is_caught(tmp_path, monkeypatch):
 def test_every_flag_of_the_newest_sweep_is_one_its_commands_know():
     """Every --flag written in the script, or in setup.sh's shared functions, must be known to one of the entry points
     they call: the evaluation's and the benchmark's too, which the dry run above does not parse."""
-    import sys
     from dataclasses import fields
 
     from trl import GRPOConfig, ModelConfig, SFTConfig
@@ -104,7 +125,7 @@ def test_every_flag_of_the_newest_sweep_is_one_its_commands_know():
         | TOOL_FLAGS
     )
     text = SWEEPS[-1].read_text() + (REPO_ROOT / "scripts" / "gpu" / "setup.sh").read_text()  # its shared parts too
-    for module in ("training.cli.evaluate", "benchmarks.bench_generation"):
+    for module in ("training.cli.evaluate", "benchmarks.bench_generation", CHAIN_RUNNER):
         if module in text:
             proc = subprocess.run(
                 [sys.executable, "-m", module, "--help"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120
