@@ -35,7 +35,8 @@
 # PART=s6-long     sft-stage-6-help-identifiers as committed (613 steps) from s6-lt-a with --long_identifier_share 0.5.
 #                  s6-long-score: validation, test and OOR, stages 1-6, at once.
 # PART=s6-rep      sft-stage-6-help-identifiers as committed from s6-lt-a with --problem_seed 3 --seed 1 (the recipe's
-#                  problem seed is 1). s6-rep-score: validation and test, stages 1-6.
+#                  problem seed is 1). s6-rep-score: validation and test, stages 1-6; s6-rep-val-score: validation
+#                  alone (the 4-GPU plan's, late in its lane).
 # PART=lt-train-score  s6-lt greedy on the first 320 train problems of stage 6: c6s-lt's cut points (as batch 30's
 #                  ship-train for c6s-only).
 # PART=c6s-lt      batch 30's c6s-only from s6-lt: GRPO on 40-word windows cut 4 words before s6-lt's own first slips,
