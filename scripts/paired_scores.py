@@ -38,7 +38,8 @@ def labelled_scores(folder: Path, label: str = "trained", metric: str = "score")
         if row.get("label", "trained") == label:
             scores.setdefault((row["task"], row.get("split")), {})[row["id"]] = float(row[metric])
     if not scores:
-        raise SystemExit(f"{folder}: no {label} rows (--baseline needs an evaluation run with --baseline true)")
+        why = " (--baseline needs an evaluation run with --baseline true)" if label == "baseline" else ""
+        raise SystemExit(f"{folder}: no {label} rows{why}")
     return scores
 
 
@@ -75,6 +76,14 @@ def compare(
         scores_a = labelled_scores(folder_a, metric=metric)
     scores_b = labelled_scores(folder_b, metric=metric)
     keys = sorted(set(scores_a) & set(scores_b), key=str)
+    if not keys:
+        scored = {
+            name: sorted({f"{t} ({sp})" for t, sp in s}) for name, s in ((folder_a, scores_a), (folder_b, scores_b))
+        }
+        raise SystemExit(
+            f"no task and split scored in both folders (different splits?): {folder_a}: "
+            f"{', '.join(scored[folder_a])}; {folder_b}: {', '.join(scored[folder_b])}"
+        )
     rows = []
     for task in tasks or sorted({task for task, _ in keys}):
         task_keys = [key for key in keys if key[0] == task]

@@ -61,6 +61,14 @@ def test_a_folder_without_problems_or_without_shared_problems_is_one_clear_error
     assert proc.returncode != 0 and "no problem answered in both" in proc.stderr and "Traceback" not in proc.stderr
     proc = run(a, a, "--tasks", "stage-5")
     assert proc.returncode != 0 and "stage-5: not scored in both" in proc.stderr
+    validation, test = tmp_path / "validation", tmp_path / "test"  # real evaluations name their split
+    for folder, split in ((validation, "validation"), (test, "test")):
+        folder.mkdir()
+        row = {"label": "trained", "task": "stage-6", "split": split, "id": f"500w-{split}-seed0-0000000", "score": 1}
+        (folder / "problems.jsonl").write_text(json.dumps(row) + "\n")
+    proc = run(validation, test)
+    assert proc.returncode != 0 and "no task and split scored in both folders" in proc.stderr
+    assert "stage-6 (validation)" in proc.stderr and "stage-6 (test)" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_baseline_against_trained_in_exact_matches_per_split(tmp_path):

@@ -72,15 +72,15 @@ def step_commands(
         planned.append((step.run, command, note))
         previous = final
     if until is not None:
-        rest = runs[runs.index(until) + 1 :]
+        rest = runs[runs.index(until) + 1 :] + (["the eval"] if chain.eval_stages is not None else [])
         if rest:
+            left = f"{', '.join(rest[:-1])} and {rest[-1]} are" if len(rest) > 1 else f"{rest[0]} is"
             planned.append(
                 (
                     until,
                     None,
-                    f"stop after {until} (--until): {', '.join(rest)} and the eval are left; run the chain "
-                    f"again without --until, here or where {runs_dir / until / 'final'} and the runs before it are "
-                    "carried",
+                    f"stop after {until} (--until): {left} left; run the chain again without --until, here or "
+                    f"where {runs_dir / until / 'final'} and the runs before it are carried",
                 )
             )
         return planned

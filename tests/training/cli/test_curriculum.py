@@ -100,7 +100,8 @@ def test_make_curriculum_until_a_step_trains_up_to_it_and_leaves_the_rest(tmp_pa
     assert bad.returncode != 0 and "Traceback" not in bad.stderr
     assert "--until stage-9: the chain has no step of that name; its steps: stage-1, stage-2" in bad.stderr
     last = step_commands(read_chain(CHAINS_DIR / "curriculum.yaml"), tmp_path, ["python"], None, [], until="stage-6")
-    assert [run for run, _, _ in last] == [f"stage-{n}" for n in range(1, 7)]  # the last step: no eval, no stop line
+    assert [run for run, _, _ in last] == [*(f"stage-{n}" for n in range(1, 7)), "stage-6"]  # the steps, then a stop
+    assert last[-1][1] is None and last[-1][2].startswith("stop after stage-6 (--until): the eval is left;")
 
 
 def test_a_stopped_chain_skips_finished_steps_and_resumes_a_grpo_step(tmp_path):
