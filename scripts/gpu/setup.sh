@@ -48,6 +48,13 @@ export M=$G/smollm2-135m-instruct          # the embedded model, bf16
 export LAB=${LAB:-$PWD/.lab}                # runs/ and results/ of experiments on this machine (git-ignored)
 mkdir -p $LAB/runs $LAB/results
 ready() { [ -n "$DRY_RUN" ] || { [ -f $G/.wheels-installed ] && [ -f $M/model.safetensors ] && [ -f $G/corpus/passages.jsonl ]; }; }
+# keep_carried_starts: the adapters this call carried (.carry/NAME/, each with its adapter_model.safetensors) copied
+# to $LAB/carry/NAME/, so that a start carried by an earlier call stays on the machine whatever later calls carry
+keep_carried_starts() {
+  [ -n "$DRY_RUN" ] || { mkdir -p $LAB/carry && for start in .carry/*/; do
+    [ -f "$start/adapter_model.safetensors" ] && cp -r "$start" $LAB/carry/
+  done; }
+}
 # wait_for FILE: in a sweep's part, wait until another part has written FILE (at once in a dry run); after 20
 # minutes give up and say so, so that a part that failed does not hold the parts after it in its lane
 wait_for() {
