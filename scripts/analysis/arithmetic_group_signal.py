@@ -45,9 +45,11 @@ EXACT_KEY = "rewards/arithmetic_exact_reward/mean"
 def exact_by_window(run: Path) -> dict:
     """A GRPO run's mean share of exact training samples in each window of steps [lo, hi) that it reached."""
     from scripts.summarize_runs import read_jsonl
+    from training.callbacks.run_metrics import latest_per_step
 
     summary = json.loads((run / "summary.json").read_text())
-    rows = {r["global_step"]: r for r in read_jsonl(run / "metrics.jsonl") if EXACT_KEY in r}  # last record a step
+    records = latest_per_step(read_jsonl(run / "metrics.jsonl"))  # one record a step, the last written
+    rows = {r["global_step"]: r for r in records if EXACT_KEY in r}
     if not rows:
         raise SystemExit(f"{run}: no {EXACT_KEY} in metrics.jsonl(.gz) (an arithmetic GRPO run's results folder?)")
     windows = {}
