@@ -4,9 +4,9 @@
     .venv/bin/python scripts/gpu/collect_batch.py 31 /work/.device/5 /work/.device/6 /work/.device/7 --note "..."
 
 - Every ``results.tar.gz``, in the order given (a later call's copy of a file replaces an earlier one: each tar holds
-  the whole ``results/`` of the machine at that call), is unpacked; its run folders (those with a ``summary.json`` or
-  a ``train.log``, and their ``eval/``), ``scores/`` and part logs (``bg-PART.log``, into ``logs/``) go to
-  ``results/grpo/batch-N/``.
+  the whole ``results/`` of the machine at that call), is unpacked; its run folders (those with a ``summary.json``, a
+  ``train.log`` or a ``chain.log``, the chain runner's log of a ``make curriculum`` part; with their ``eval/``),
+  ``scores/`` and part logs (``bg-PART.log``, into ``logs/``) go to ``results/grpo/batch-N/``.
 - Each adapter (its parts joined, wherever they came back) goes to ``adapters/batch-N/NAME/`` (bf16, as ``back``
   brings them), to be committed in history and dropped from the tree in the next commit, as batches 24-30 did.
 - Then, as batches 29-30's READMEs list: ``scripts/compress_results.py --min_kb 1``, ``scripts/summarize_runs.py``
@@ -68,6 +68,9 @@ def read_adapter(name: str, parts: list[Path]) -> dict[str, bytes]:
         ) from None
 
 
+RUN_MARKERS = ("summary.json", "train.log", "chain.log")  # a folder with one of these is a run's record
+
+
 def copy_records(results: Path, batch: Path) -> dict[str, list[str]]:
     """Run folders, ``scores/`` and part logs of an unpacked ``results/`` into the batch folder."""
     batch.mkdir(parents=True, exist_ok=True)
@@ -76,7 +79,7 @@ def copy_records(results: Path, batch: Path) -> dict[str, list[str]]:
         if (
             path.is_dir()
             and path.name != "scores"
-            and ((path / "summary.json").exists() or (path / "train.log").exists())
+            and any((path / marker).exists() for marker in RUN_MARKERS)
         ):
             shutil.copytree(path, batch / path.name, dirs_exist_ok=True)
             copied["runs"].append(path.name)

@@ -46,6 +46,7 @@ def results_tar(step_count, score, with_scores=True):
         ),
         "results/run-a/train.log": b"training\n",
         "results/bg-run-a.log": b"part log\n",
+        "results/chain-1/chain.log": b"[chain] stage-1: grpo stage-1\n",  # a make curriculum part: its log alone
         "results/not-a-run/stray.txt": b"x",
     }
     if with_scores:
@@ -82,7 +83,8 @@ def test_a_batch_is_collected_with_the_later_call_winning_and_its_adapter_joined
     assert (batch / "run-a" / "metrics.jsonl.gz").exists() and not (batch / "run-a" / "metrics.jsonl").exists()
     assert len(gzip.decompress((batch / "run-a" / "metrics.jsonl.gz").read_bytes()).splitlines()) == 12
     assert (batch / "logs" / "bg-run-a.log").read_text() == "part log\n"
-    assert not (batch / "not-a-run").exists()  # a folder without summary.json or train.log is not a run
+    assert not (batch / "not-a-run").exists()  # a folder without summary.json, train.log or chain.log is not a run
+    assert (batch / "chain-1" / "chain.log").read_text() == "[chain] stage-1: grpo stage-1\n"
     assert (batch / "scores" / "run-a-validation" / "derailment.json").exists()
     record = json.loads((root / "results" / "grpo" / "batch-31.json").read_text())
     assert record["note"] == "batch 31 here"
