@@ -26,7 +26,7 @@ from scripts.summarize_runs import read_jsonl  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 STAGE_WORDS = {1: 10, 2: 25, 3: 50, 4: 100, 5: 200, 6: 500}
-BATCHES = (23, 24, 25, 26, 27, 28, 29, 30, 31)
+BATCHES = (23, 24, 25, 26, 27, 28, 29, 30, 31, 32)
 
 
 @dataclass(frozen=True)
@@ -419,6 +419,49 @@ COMPARISONS: tuple[Comparison, ...] = (
                 base="idf-more",
                 note="c6s-ship also spent an untimed cut-point eval (~2 minutes); idf-again's test and "
                 "out-of-register scores came back in batch 31",
+            ),
+        ),
+        extra_words=(200,),
+    ),
+    Comparison(
+        "6f",
+        6,
+        "Stage 6 (500 words) from the chain's own stage 6 (s6-lt): GRPO at its own slips against more help (batch 32)",
+        (
+            Arm(
+                "s6-lt",
+                31,
+                "the start (stage 6 of the chain by the recipes of now, batch 31)",
+                (),
+                _v(31, "s6-lt"),
+                start=True,
+            ),
+            Arm(
+                "idf-again-lt",
+                32,
+                "6 more minutes of its identifier help (another draw of problems; batch 30's idf-again recipe)",
+                _p(32, "idf-again-lt"),
+                _v(32, "idf-again-lt"),
+            ),
+            Arm(
+                "c6s-lt",
+                32,
+                "its greedy eval on 320 train problems (the cut points), then GRPO on windows at its first slips, "
+                "the slipped problems alone, lr 3e-5 (batch 30's c6s-only recipe)",
+                (
+                    Part(32, "lt-train", untimed="the cut-point eval (scores/lt-train)"),
+                    Part(32, "c6s-lt"),
+                ),
+                _v(32, "c6s-lt"),
+            ),
+        ),
+        (
+            Pair(
+                "c6s-lt",
+                "idf-again-lt",
+                "equal",
+                base="s6-lt",
+                note="c6s-lt also spent an untimed cut-point eval (~2 minutes)",
             ),
         ),
         extra_words=(200,),
