@@ -120,6 +120,13 @@ class WeightAverage(TrainerCallback):
             self.save(folder)
 
 
+def save_last_and_average(trainer, final: str | Path, raw: str | Path, average: WeightAverage) -> None:
+    """``raw``: the run's last trained weights; ``final``: their average, the adapter the run hands on."""
+    trainer.save_model(str(raw))
+    with average.swapped_in(trainer.model):
+        trainer.save_model(str(final))
+
+
 def adapter_key(parameter_name: str) -> str:
     """The key peft saves a trained parameter under: its name without the adapter's (``lora_A.default.weight`` ->
     ``lora_A.weight``)."""

@@ -108,9 +108,9 @@ def write_final_adapter(trainer, output_dir: Path, guard, average=None) -> Path 
             shutil.rmtree(folder)
     if guard.stopped_at is None:
         if average is not None:
-            trainer.save_model(str(raw))
-            with average.swapped_in(trainer.model):
-                trainer.save_model(str(final))
+            from training.callbacks.weight_average import save_last_and_average
+
+            save_last_and_average(trainer, final, raw, average)
             report(f"final adapter: the average of the trained weights (decay {average.decay}); final-raw: the last")
             return final
         trainer.save_model(str(final))

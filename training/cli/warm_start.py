@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import sys
 import time
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from training.core.arguments import (
     parse_long_identifier_share,
 )
 from training.core.cuda_memory import allow_expandable_segments
+from training.core.run_flags import check_weight_average_decay
 from training.core.gpu_visibility import one_gpu_per_process
 from training.core.quiet_warnings import silence_library_deprecations
 
@@ -85,6 +87,14 @@ class WarmStartArguments:
         default=None, metadata={"help": "stop (saving the adapter) after this many minutes of training"}
     )
     problem_seed: int = field(default=0, metadata={"help": "seed of the training problems (problem i = f(seed, i))"})
+    weight_average_decay: float = field(
+        default=0.0,
+        metadata={
+            "help": "hand on an exponential moving average of the trained weights (as GRPO's --weight_average_decay): "
+            "decay per optimizer step, e.g. 0.99 (~100 steps); final/ is the average, final-raw/ the last weights; "
+            "0: off"
+        },
+    )
     results_dir: str | None = field(
         default=None,
         metadata={"help": "metrics and summary (default <output_dir>/results; results/ holds only curated copies)"},
@@ -94,6 +104,7 @@ class WarmStartArguments:
         for flag in FRACTION_FLAGS:
             parse_fraction(flag, getattr(self, flag))  # a typo stops the run now, not after loading
         parse_long_identifier_share(self)  # so does a long share without identifiers to make long
+        check_weight_average_decay(self.weight_average_decay)
 
 
 def parse_words(spec: str) -> list[int]:
@@ -217,6 +228,12 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
                 resume_hint=resume_hint,
             )
         )
+    average = None
+    if args.weight_average_decay:
+        from training.callbacks.weight_average import WeightAverage
+
+        average = WeightAverage(args.weight_average_decay, report=report)
+        callbacks.append(average)
     trainer = SFTTrainer(
         model=model,
         args=sft_args,
@@ -227,8 +244,16 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     )
     start = time.time()
     trainer.train()
-    final = output_dir / "final"
-    trainer.save_model(str(final))
+    final, raw = output_dir / "final", output_dir / "final-raw"
+    if raw.exists():
+        shutil.rmtree(raw)  # an earlier run's last weights are not this one's
+    if average is not None:
+        from training.callbacks.weight_average import save_last_and_average
+
+        save_last_and_average(trainer, final, raw, average)
+        report(f"final adapter: the average of the trained weights (decay {average.decay}); final-raw: the last")
+    else:
+        trainer.save_model(str(final))
     records = read_metrics(output_dir / "metrics.jsonl") if (output_dir / "metrics.jsonl").exists() else []
     results_dir.mkdir(parents=True, exist_ok=True)
     losses = [r["loss"] for r in records if "loss" in r]
@@ -256,6 +281,8 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         "wall_seconds": time.time() - start,
         "device": device_name(trainer.args.device),
         "final_adapter": str(final),
+        "weight_average_decay": args.weight_average_decay,
+        "final_raw_adapter": str(raw) if average is not None else None,
         "loss_first": losses[0] if losses else None,
         "loss_last": losses[-1] if losses else None,
         "sft": {

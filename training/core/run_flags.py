@@ -62,11 +62,7 @@ def settle_grpo_flags(run_args, grpo_args, task) -> None:
         raise RecipeError(
             f"--negative_boost_cap {run_args.negative_boost_cap}: the boost's cap is at least 1 (0 turns it off)"
         )
-    if not 0.0 <= run_args.weight_average_decay < 1.0:
-        raise RecipeError(
-            f"--weight_average_decay {run_args.weight_average_decay}: the average keeps this share of itself per "
-            "step, so it is below 1 (0.98 averages over ~50 steps; 0 turns it off)"
-        )
+    check_weight_average_decay(run_args.weight_average_decay)
     if run_args.weight_average_start < 0 or (run_args.weight_average_start and not run_args.weight_average_decay):
         raise RecipeError(
             f"--weight_average_start {run_args.weight_average_start}: the step the weight average begins at, 0 or "
@@ -87,3 +83,12 @@ def completion_length_source(run_args, grpo_args, task, tokenizer) -> str:
         return "TRL's default"
     grpo_args.max_completion_length = task.completion_budget(tokenizer)
     return "the task's budget"
+
+
+def check_weight_average_decay(decay: float) -> None:
+    """``--weight_average_decay`` of a GRPO run or a supervised one: 0 (off) or a share below 1."""
+    if not 0.0 <= decay < 1.0:
+        raise RecipeError(
+            f"--weight_average_decay {decay}: the average keeps this share of itself per step, so it is below 1 "
+            "(0.98 averages over ~50 steps; 0 turns it off)"
+        )

@@ -76,18 +76,26 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     proc = _make_warm_start(
         f"--max_steps 1 --warmup_steps 0 --words 4 --init_adapter {tmp_path}/run/final --scrambled_fraction 0.5 "
         f"--identifier_fraction 0.25 --long_identifier_share 0.5 --doubled_fraction 0.75 "
-        f"--per_device_train_batch_size 2 --gradient_accumulation_steps 2 "
+        f"--per_device_train_batch_size 2 --gradient_accumulation_steps 2 --weight_average_decay 0.75 "
         f"--output_dir {tmp_path}/next --results_dir {tmp_path}/next-res"
     )
     assert "warm start next: 1 steps x 4 problems, 4 words-4 problems" in proc.stdout  # a step: 2 rows, twice
     assert f"continuing the adapter {tmp_path}/run/final" in proc.stdout
+    last = load_file(tmp_path / "next" / "final-raw" / "adapter_model.safetensors")
+    assert last.keys() == weights.keys()
+    assert any(not torch.equal(last[name], weights[name]) for name in weights)  # it trained further
+    # final/ is the weight average: after one step, 0.75 of the start's weights and 0.25 of the step's
     after = load_file(tmp_path / "next" / "final" / "adapter_model.safetensors")
     assert after.keys() == weights.keys()
-    assert any(not torch.equal(after[name], weights[name]) for name in weights)  # it trained further
+    for name in weights:
+        torch.testing.assert_close(after[name], 0.75 * weights[name] + 0.25 * last[name], rtol=1e-5, atol=1e-6)
+    assert any(not torch.equal(after[name], last[name]) for name in weights)
+    assert "final adapter: the average of the trained weights (decay 0.75); final-raw: the last" in proc.stdout
     summary = json.loads((tmp_path / "next-res" / "summary.json").read_text())
     assert (summary["init_adapter"], summary["scrambled_fraction"]) == (f"{tmp_path}/run/final", 0.5)
     assert (summary["identifier_fraction"], summary["long_identifier_share"]) == (0.25, 0.5)
     assert summary["doubled_fraction"] == 0.75
+    assert (summary["weight_average_decay"], summary["final_raw_adapter"]) == (0.75, f"{tmp_path}/next/final-raw")
 
 
 def test_arithmetic_rows_are_train_products_and_never_a_held_out_pair():
@@ -236,6 +244,11 @@ def test_a_bad_train_share_or_one_without_texts_is_a_recipe_error(flag, what):
         WarmStartArguments(words="4,6", **{flag: "2"})
     with pytest.raises(RecipeError, match=f"{what} applies to the interleave tasks"):
         warm_start_tasks(WarmStartArguments(task="arithmetic", **{flag: "0.5"}))
+
+
+def test_a_weight_average_decay_of_1_or_more_is_a_recipe_error():
+    with pytest.raises(RecipeError, match="--weight_average_decay 1.0: the average keeps this share"):
+        WarmStartArguments(weight_average_decay=1.0)
 
 
 def test_a_long_identifier_share_makes_the_rows_identifiers_long_and_needs_an_identifier_fraction():
