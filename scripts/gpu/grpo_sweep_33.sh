@@ -1,0 +1,135 @@
+# GPU batch 33 of issues 17 and 18 (written 2026-11-27, session 27, before it ran; for a later session's GPU minutes).
+# Batch 32 (results/grpo/batch-32/README.md): the same identifier part of stage 6 from the same first part scored
+# 0.908 (s6-lt) and 0.879 (s6-ctl) at 500 words on validation: one run moves ~0.03, as far as the test goal's margin.
+# Both end on the last weights of a constant-rate supervised run; GRPO's runs ship a weight average (stage 1, i1-fs:
+# 0.992 against 0.963 for its last weights). Supervised runs take --weight_average_decay since commit 61c7f05
+# (final/ the average, final-raw/ the last weights; training itself is unchanged). The chain ran its first two stages
+# as one `make curriculum UNTIL=stage-2` (chain-stage-1, chain-stage-2-fp32 in commit 19bbba0). This batch:
+#   item 2 + run spread: stage 6's identifier part with the weight average, twice (s6-ema99: decay 0.99, ~100 steps;
+#           s6-ema995: 0.995, ~200), from s6-lt-a as s6-ctl ran, each average against its own last weights on the same
+#           problems. The last weights of each are two more runs of the committed recipe (the average only reads the
+#           weights), so with s6-lt and s6-ctl four runs of it say how far one run moves.
+#   item 2, stage 5: stage 5's long-text help with the average (n5-ema: decay 0.99, 759 steps as committed, from
+#           n4-eq3 as n5-lt ran), the average against its last weights at 200 words.
+#   item 1: stage-1.yaml with decay 0.99 instead of 0.98 (i1-ema99), from a fresh format start.
+#   item 2's chain (the same `make curriculum`, carried on): stages 3-5 from chain-stage-2 (chain-35: `make
+#           curriculum UNTIL=stage-5`, the runner skipping stages 1-2, whose finals are carried); stage 5's adapter back
+#           as trained (float32) for the next session's stage 6 and eval; each stage's own test scores.
+#
+# Starts, carried (each rides a call of its own or shares one, see Calls; at most 64 MiB a call):
+#   s6-lt-a:                mkdir -p .carry/s6-lt-a && for f in adapter_config.json adapter_model.safetensors; do
+#                             git show 198b87e:adapters/batch-31/s6-lt-a/$f > .carry/s6-lt-a/$f; done
+#   chain-stage-1, chain-stage-2-fp32: the same from 19bbba0:adapters/batch-32/NAME/
+#   n4-eq3:                 the same from eac22b5:adapters/batch-25/n4-eq3/
+# Each run of this script first copies every carried adapter (.carry/NAME/) to $LAB/carry/NAME/, so that a start
+# carried by an earlier call stays on the machine whatever later calls carry; a part that needs one waits for it.
+# Calls: results/ moved out of the tree (mv results /work/results-hidden; back before any commit); .gpu/1, .gpu/2,
+# .gpu/3 alone, each `source scripts/gpu/setup.sh`; .gpu/4 with .carry/s6-lt-a and .carry/chain-stage-1: the
+# start_lanes command below; then .carry/chain-stage-2-fp32 and .carry/n4-eq3 with `WAIT=540 PART=wait bash THIS`,
+# then `WAIT=540 PART=wait bash THIS` calls back to back, the last sized to the budget.
+#
+# Parts (start_lanes gives each lane its GPU). Scores: 256 problems a stage, greedy; OOR = out_of_register:
+# PART=s6-ema99    sft-stage-6-help-identifiers as committed (613 steps) from s6-lt-a with --weight_average_decay 0.99.
+#                  s6-ema99-score: the average on validation and OOR, its last weights on validation, stages 1-6, at
+#                  once. s6-ema99-report: the average on test, stages 1-6.
+# PART=s6-ema995   the same with --weight_average_decay 0.995; s6-ema995-score, s6-ema995-report likewise.
+# PART=n5-ema      sft-stage-5-help-long-texts as committed (759 steps) from n4-eq3 with --weight_average_decay 0.99.
+#                  n5-ema-score: the average and its last weights on validation, stages 1-5, at once.
+# PART=start       a fresh format start (sft-format-start.yaml as committed) into $LAB/runs/sft-start.
+# PART=i1-ema99    stage-1.yaml from it with --weight_average_decay 0.99 (CLOCK=10 guards; the recipe's 310 steps and
+#                  its promotion checks decide); the average back. i1-ema99-score: average and last weights on
+#                  validation; i1-ema99-report: the average on test and OOR.
+# PART=chain-35    `python -m training.cli.curriculum --chain training/recipes/chains/curriculum.yaml --until stage-5`
+#                  (make curriculum UNTIL=stage-5) into $LAB/chain, where chain-stage-1 and chain-stage-2-fp32 are
+#                  stage-1/final and stage-2/final (the runner skips them); stage 5's adapter back as trained (float32,
+#                  three parts). chain-35-score: stage 5 on validation and test, stages 1-5, at once.
+# PART=chain-3-score, chain-4-score: stage 3 on test (stages 1-3), stage 4 on test (stages 1-4), each once the chain
+#                  has written it (other lanes, so that the chain's lane ends with its stage 5).
+# Rules, written before the run:
+#   item 2, stage 6: sft-stage-6-help-identifiers takes weight_average_decay D, the decay whose average scores higher
+#     at 500 words on validation, if (a) that average beats its own last weights there by 0.01 or more (paired,
+#     scripts/paired_scores.py), (b) the other decay's average is not below its own last weights at 500 words (the
+#     gain is not one run's luck), and (c) no stage 1-5 of the picked average is more than 0.01 below its last
+#     weights. Then the average is the chain's stage 6 by the recipes of now (from n5-lt's first part), and it ships in
+#     place of idf-more if it meets every stage's goal on test (0.99 / 0.98 / 0.97 / 0.95 / 0.93 / 0.90) and no stage
+#     is more than 0.02 below n5-lt's on validation (batch 31's rule for s6-lt). Its out of register is reported.
+#   run spread (reported, not picked): the last weights of s6-ema99 and s6-ema995, with s6-lt and s6-ctl, are four
+#     runs of the committed identifier part; their range at 500 words on validation, and the two averages' range.
+#   item 2, stage 5: sft-stage-5-help-long-texts takes weight_average_decay 0.99 if n5-ema's average beats its own
+#     last weights by 0.01 or more at 200 words on validation and no stage 1-4 is more than 0.01 below them. n5-ema's
+#     last weights against n5-lt (batch 30) is one more measure of run spread, at stage 5.
+#   item 1: stage-1.yaml takes weight_average_decay 0.99 if i1-ema99's average scores 0.993 or more on validation
+#     (batches 24-32's bar); item 1 is met if it then scores 0.99 and 90% exact on test.
+#   item 2's chain: chain-35's stages 3-5 are the chain's if no recipe they ran changes by this batch's rules; a change
+#     to stage 5's help (n5-ema) means stage 5 runs again from chain-35's stage 4 in the next batch (stage 4's adapter
+#     is then needed: chain-4-score's part brings it back). Each stage's own test score is reported against its goal.
+# Plans (setup.sh's start_lanes; export BACK_RAW=0 first). Paces from batches 31-32 on four H200s: the identifier part
+# 613 steps ~8.5 minutes, a score of stages 1-6 on one split ~3.5, on three at once ~6.5; stage 5's help ~6.5 + ~1
+# of loading; the chain's stages 3-4 ~8 each (7-minute helps), a stage-1 run ~8, its scores ~1 each.
+#   4 GPUs: "chain-35 chain-35-score" "s6-ema99 s6-ema99-score chain-3-score s6-ema99-report"
+#           "s6-ema995 s6-ema995-score chain-4-score s6-ema995-report" "n5-ema n5-ema-score start i1-ema99 i1-ema99-score
+#           i1-ema99-report" (~27, ~22, ~22, ~22 minutes; chain-35 waits for its second carry, ~1 minute)
+#   2 GPUs: "chain-35 chain-35-score" "s6-ema99 s6-ema99-score n5-ema n5-ema-score" (~27, ~25 minutes); the second
+#           decay, its test scores and item 1 lead the batch after.
+# After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 33 /work/.device/N ... (each call's folder,
+# oldest first) --note "...", then the paired comparisons of the rules (scripts/paired_scores.py), and ablation.py.
+source scripts/gpu/setup.sh
+keep_carried_starts  # the starts this call carried, kept
+ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
+mkdir -p $LAB/results/scores
+FIRST=$LAB/carry/s6-lt-a   # batch 31's first part of stage 6 (from n5-lt)
+N4=$LAB/carry/n4-eq3       # batch 25's stage 4 by stage-4.yaml (n5-lt's start)
+IDF="sft-stage-6-help-identifiers"
+CHAIN=$LAB/chain
+# ema_scores NAME STAGES SPLIT...: NAME's average (final) on each SPLIT and its last weights (final-raw) on
+# validation, stages STAGES, all at once
+ema_scores() {
+  local name=$1 stages=$2; shift 2
+  for split in "$@"; do score $name $LAB/runs/$name/final $split $stages & done
+  score $name-raw $LAB/runs/$name/final-raw validation $stages &
+  wait
+}
+case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or wait} in
+  bg) start_parts scripts/gpu/grpo_sweep_33.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
+  wait) wait_parts ;;
+  s6-ema99) wait_for $FIRST/adapter_model.safetensors || exit 1
+    help_alone s6-ema99 $IDF $FIRST 12 --max_steps 613 --weight_average_decay 0.99 ;;
+  s6-ema99-score) ema_scores s6-ema99 1-6 validation out_of_register ;;
+  s6-ema99-report) score s6-ema99 $LAB/runs/s6-ema99/final test 1-6 ;;
+  s6-ema995) wait_for $FIRST/adapter_model.safetensors || exit 1
+    help_alone s6-ema995 $IDF $FIRST 12 --max_steps 613 --weight_average_decay 0.995 ;;
+  s6-ema995-score) ema_scores s6-ema995 1-6 validation out_of_register ;;
+  s6-ema995-report) score s6-ema995 $LAB/runs/s6-ema995/final test 1-6 ;;
+  n5-ema) wait_for $N4/adapter_model.safetensors || exit 1
+    help_alone n5-ema sft-stage-5-help-long-texts $N4 12 --max_steps 759 --weight_average_decay 0.99 ;;
+  n5-ema-score) ema_scores n5-ema 1-5 validation ;;
+  start) format_start ;;
+  i1-ema99) wait_for $LAB/runs/sft-start/final/adapter_model.safetensors || exit 1
+    CLOCK=10 stage1 i1-ema99 --weight_average_decay 0.99 ;;
+  i1-ema99-score) score_both i1-ema99 ;;
+  i1-ema99-report) report_stage1 i1-ema99 ;;
+  chain-35) wait_for $LAB/carry/chain-stage-2-fp32/adapter_model.safetensors || exit 1
+    wait_for $LAB/carry/chain-stage-1/adapter_model.safetensors || exit 1
+    mkdir -p $CHAIN/stage-1 $CHAIN/stage-2 $LAB/results/chain-35
+    [ -d $CHAIN/stage-1/final ] || cp -r $LAB/carry/chain-stage-1 $CHAIN/stage-1/final
+    [ -d $CHAIN/stage-2/final ] || cp -r $LAB/carry/chain-stage-2-fp32 $CHAIN/stage-2/final
+    timeout -s TERM 1740 python3 -m training.cli.curriculum --chain training/recipes/chains/curriculum.yaml \
+      --runs_dir $CHAIN --model $M --step_args=--report_to=none --until stage-5 \
+      > $LAB/results/chain-35/chain.log 2>&1
+    for n in 3 4 5; do   # stages 3-5 are their helps alone: the help's records, and the stage's own if any
+      cp -r $CHAIN/stage-$n/supervised-help/results $LAB/results/chain-stage-$n-help 2>/dev/null
+      cp -r $CHAIN/stage-$n/results $LAB/results/chain-stage-$n 2>/dev/null
+    done
+    mkdir -p $LAB/out/chain-stage-5-fp32 && cp $CHAIN/stage-5/final/adapter_config.json \
+      $CHAIN/stage-5/final/adapter_model.safetensors $LAB/out/chain-stage-5-fp32/ \
+      && pack_out adapter-chain-stage-5-fp32 out/chain-stage-5-fp32 ;;
+  chain-35-score)
+    score chain-stage-5 $CHAIN/stage-5/final validation 1-5 & score chain-stage-5 $CHAIN/stage-5/final test 1-5 &
+    wait ;;
+  chain-3-score) wait_for $CHAIN/stage-3/final/adapter_model.safetensors || exit 1
+    score chain-stage-3 $CHAIN/stage-3/final test 1-3 ;;
+  chain-4-score) wait_for $CHAIN/stage-4/final/adapter_model.safetensors || exit 1
+    back chain-stage-4 $CHAIN/stage-4/final
+    score chain-stage-4 $CHAIN/stage-4/final test 1-4 ;;
+esac
+[ -z "$BG" ] && (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)
