@@ -76,11 +76,7 @@ def copy_records(results: Path, batch: Path) -> dict[str, list[str]]:
     batch.mkdir(parents=True, exist_ok=True)
     copied: dict[str, list[str]] = {"runs": [], "scores": [], "logs": []}
     for path in sorted(results.iterdir()):
-        if (
-            path.is_dir()
-            and path.name != "scores"
-            and any((path / marker).exists() for marker in RUN_MARKERS)
-        ):
+        if path.is_dir() and path.name != "scores" and any((path / marker).exists() for marker in RUN_MARKERS):
             shutil.copytree(path, batch / path.name, dirs_exist_ok=True)
             copied["runs"].append(path.name)
         elif path.is_file() and path.name.startswith("bg-") and path.suffix == ".log":

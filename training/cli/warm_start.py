@@ -34,9 +34,9 @@ from training.core.arguments import (
     parse_long_identifier_share,
 )
 from training.core.cuda_memory import allow_expandable_segments
-from training.core.run_flags import check_weight_average_decay
 from training.core.gpu_visibility import one_gpu_per_process
 from training.core.quiet_warnings import silence_library_deprecations
+from training.core.run_flags import check_weight_average_decay
 
 logger = logging.getLogger(__name__)
 
