@@ -11,7 +11,10 @@
 #           weights), so with s6-lt and s6-ctl four runs of it say how far one run moves.
 #   item 2, stage 5: stage 5's long-text help with the average (n5-ema: decay 0.99, 759 steps as committed, from
 #           n4-eq3 as n5-lt ran), the average against its last weights at 200 words.
-#   item 1: stage-1.yaml with decay 0.99 instead of 0.98 (i1-ema99), from a fresh format start.
+#   item 1: stage-1.yaml with decay 0.99 instead of 0.98 (i1-ema99), from a fresh format start; and with the numeric
+#           register three times as often in its train problems (i1-num): the largest kind of stage 1's first slips on
+#           test is a number's trailing zeros cut (7 of 32 for the chain's stage 1: `$30,000` -> `$30,0`;
+#           results/grpo/batch-32/cpu-eval/first-slip-kinds.md), in half the stage-1 runs since batch 23.
 #   item 2's chain (the same `make curriculum`, carried on): stages 3-5 from chain-stage-2 (chain-35: `make
 #           curriculum UNTIL=stage-5`, the runner skipping stages 1-2, whose finals are carried); stage 5's adapter back
 #           as trained (float32) for the next session's stage 6 and eval; each stage's own test scores.
@@ -39,6 +42,8 @@
 # PART=i1-ema99    stage-1.yaml from it with --weight_average_decay 0.99 (CLOCK=10 guards; the recipe's 310 steps and
 #                  its promotion checks decide); the average back. i1-ema99-score: average and last weights on
 #                  validation; i1-ema99-report: the average on test and OOR.
+# PART=i1-num     stage-1.yaml from the same format start with --register_weights numeric=3 (CLOCK=10 guards); the
+#                  average back. i1-num-score: average and last weights on validation; i1-num-report: test and OOR.
 # PART=chain-35    `python -m training.cli.curriculum --chain training/recipes/chains/curriculum.yaml --until stage-5`
 #                  (make curriculum UNTIL=stage-5) into $LAB/chain, where chain-stage-1 and chain-stage-2-fp32 are
 #                  stage-1/final and stage-2/final (the runner skips them); stage 5's adapter back as trained (float32,
@@ -60,6 +65,10 @@
 #     last weights against n5-lt (batch 30) is one more measure of run spread, at stage 5.
 #   item 1: stage-1.yaml takes weight_average_decay 0.99 if i1-ema99's average scores 0.993 or more on validation
 #     (batches 24-32's bar); item 1 is met if it then scores 0.99 and 90% exact on test.
+#   item 1, numbers: stage-1.yaml takes register_weights numeric=3 if i1-num's average scores 0.993 or more on
+#     validation; item 1 is met if it then scores 0.99 and 90% exact on test. Reported either way: its first slips on
+#     a number with a thousands comma (first_slip_word in problems.jsonl) against the chain's stage 1 (batch 32: 2 on
+#     validation, 7 on test). If both i1 runs pass, the higher average on validation is taken.
 #   item 2's chain: chain-35's stages 3-5 are the chain's if no recipe they ran changes by this batch's rules; a change
 #     to stage 5's help (n5-ema) means stage 5 runs again from chain-35's stage 4 in the next batch (stage 4's adapter
 #     is then needed: chain-4-score's part brings it back). Each stage's own test score is reported against its goal.
@@ -67,8 +76,9 @@
 # 613 steps ~8.5 minutes, a score of stages 1-6 on one split ~3.5, on three at once ~6.5; stage 5's help ~6.5 + ~1
 # of loading; the chain's stages 3-4 ~8 each (7-minute helps), a stage-1 run ~8, its scores ~1 each.
 #   4 GPUs: "chain-35 chain-35-score" "s6-ema99 s6-ema99-score chain-3-score s6-ema99-report"
-#           "s6-ema995 s6-ema995-score chain-4-score s6-ema995-report" "n5-ema n5-ema-score start i1-ema99 i1-ema99-score
-#           i1-ema99-report" (~27, ~22, ~22, ~22 minutes; chain-35 waits for its second carry, ~1 minute)
+#           "s6-ema995 s6-ema995-score chain-4-score i1-num i1-num-score s6-ema995-report i1-num-report"
+#           "n5-ema n5-ema-score start i1-ema99 i1-ema99-score i1-ema99-report" (~27, ~22, ~30, ~22 minutes: lane 3's
+#           last two reports may not fit; chain-35 waits for its second carry, ~1 minute)
 #   2 GPUs: "chain-35 chain-35-score" "s6-ema99 s6-ema99-score n5-ema n5-ema-score" (~27, ~25 minutes); the second
 #           decay, its test scores and item 1 lead the batch after.
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 33 /work/.device/N ... (each call's folder,
@@ -108,6 +118,10 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
     CLOCK=10 stage1 i1-ema99 --weight_average_decay 0.99 ;;
   i1-ema99-score) score_both i1-ema99 ;;
   i1-ema99-report) report_stage1 i1-ema99 ;;
+  i1-num) wait_for $LAB/runs/sft-start/final/adapter_model.safetensors || exit 1
+    CLOCK=10 stage1 i1-num --register_weights numeric=3 ;;
+  i1-num-score) score_both i1-num ;;
+  i1-num-report) report_stage1 i1-num ;;
   chain-35) wait_for $LAB/carry/chain-stage-2-fp32/adapter_model.safetensors || exit 1
     wait_for $LAB/carry/chain-stage-1/adapter_model.safetensors || exit 1
     mkdir -p $CHAIN/stage-1 $CHAIN/stage-2 $LAB/results/chain-35

@@ -1,0 +1,163 @@
+"""What kind of mistake each first slip is, in evaluations that kept their completions (``make eval`` with
+``--completions``): the target and the completion compared word by word up to the first word where they differ
+(``first_difference``), and that place sorted into one kind:
+
+- ``digits cut``: the completion's word is the start of a target word with digits (``300,000`` written ``300,0``);
+- ``glued``: the target word and the next written as one (``Ports OTHELLO:`` as ``PortsOTHELLO:``);
+- ``split``: the target word written as two (``months!--Have`` as ``months!-- Have``);
+- ``order swapped``: the next two target words in the other order (``earnestly a`` as ``a earnestly``);
+- ``word dropped``: the target word left out (the completion goes on with the word after it);
+- ``word repeated``: the word before written again in its place;
+- ``punctuation``: the same word with other punctuation (``subscriptions:`` as ``subscriptions``);
+- ``spelling``: a word like it (``ARCHBISHOP`` as ``ARBISHOP``), ``other`` otherwise.
+
+Each place also says whether it comes right after a doubled word of the target (``is is``: where text A's word
+equals text B's, the target writes it twice) or is the doubled word's second copy.
+
+    .venv/bin/python scripts/analysis/first_slip_kinds.py EVAL_FOLDER [EVAL_FOLDER ...] [--out FILE.md]
+
+Session 27 found with it that a third of one stage-1 GRPO adapter's first slips on test cut a number's trailing
+zeros (``$30,000`` -> ``$30,0``), a kind the supervised stages never make.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import re
+import string
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from scripts.summarize_runs import read_jsonl  # noqa: E402
+
+KINDS = (
+    "digits cut",
+    "glued",
+    "split",
+    "order swapped",
+    "word dropped",
+    "word repeated",
+    "punctuation",
+    "spelling",
+    "other",
+)
+DIGIT = re.compile(r"\d")
+
+
+def bare(word: str) -> str:
+    return word.strip(string.punctuation + "\u2014\u2013\u2019\u2018\u201c\u201d")
+
+
+def slip_kind(target: list[str], completion: list[str], at: int) -> str:
+    """The kind of the first difference at target word ``at`` (the words before it agree)."""
+    want = target[at]
+    wrote = completion[at] if at < len(completion) else ""
+    after = target[at + 1] if at + 1 < len(target) else None
+    if wrote and wrote != want and DIGIT.search(want) and want.startswith(wrote):
+        return "digits cut"
+    if after is not None and wrote == want + after:
+        return "glued"
+    if wrote and at + 1 < len(completion) and wrote + completion[at + 1] == want:
+        return "split"
+    if after is not None and wrote == after:
+        following = completion[at + 1] if at + 1 < len(completion) else None
+        return "order swapped" if following == want else "word dropped"
+    if at > 0 and wrote and bare(wrote) == bare(target[at - 1]):
+        return "word repeated"
+    if wrote and bare(wrote) == bare(want) and bare(want):
+        return "punctuation"
+    if wrote and difflib.SequenceMatcher(None, wrote, want).ratio() >= 0.6:
+        return "spelling"
+    return "other"
+
+
+def near_doubled(target: list[str], at: int) -> bool:
+    """Whether target word ``at`` is a doubled word's second copy or comes right after one."""
+    return (at > 0 and target[at] == target[at - 1]) or (at > 1 and target[at - 1] == target[at - 2])
+
+
+def first_slips(records: list[dict], problems: dict[str, dict]) -> list[dict]:
+    """One row per answer that is not exact: its problem id, the kind and the words at its first difference."""
+    rows = []
+    for record in records:
+        if record.get("exact") or record.get("score", 0) >= 1:
+            continue
+        if "completion" not in record:
+            raise SystemExit(f"{record['id']}: no completion text; evaluate with --completions")
+        target = problems[record["id"]]["target"].split()
+        completion = record["completion"].split()
+        at = next((i for i, (t, c) in enumerate(zip(target, completion)) if t != c), min(len(target), len(completion)))
+        if at >= len(target):  # the completion runs on after the whole target
+            rows.append({"id": record["id"], "kind": "other", "near_doubled": False, "want": None, "wrote": None})
+            continue
+        rows.append(
+            {
+                "id": record["id"],
+                "kind": slip_kind(target, completion, at),
+                "near_doubled": near_doubled(target, at),
+                "want": target[at],
+                "wrote": completion[at] if at < len(completion) else None,
+            }
+        )
+    return rows
+
+
+def folder_problems(folder: Path) -> tuple[list[dict], dict[str, dict]]:
+    """An evaluation's records (interleave tasks) and their problems, drawn again from their ids."""
+    from dataset_builders import tasks
+
+    path = folder / "problems.jsonl"
+    records = read_jsonl(path if path.exists() else folder / "problems.jsonl.gz")
+    records = [r for r in records if "first_slip" in r]
+    problems: dict[str, dict] = {}
+    for (task, split), members in _groups(records).items():
+        size = max(r["index"] for r in members) + 1
+        problems.update({p["id"]: p for p in tasks.get(task).problems(split, size)})
+    return records, problems
+
+
+def _groups(records: list[dict]) -> dict[tuple[str, str], list[dict]]:
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for record in records:
+        groups.setdefault((record["task"], record["split"]), []).append(record)
+    return groups
+
+
+def table(folders: list[Path]) -> str:
+    lines = [
+        "First slips by kind (answers that are not exact; the kind at the first word that differs):",
+        "",
+        "| folder | answers not exact | " + " | ".join(KINDS) + " | after or on a doubled word |",
+        "| --- | --- | " + " | ".join("---" for _ in KINDS) + " | --- |",
+    ]
+    examples = []
+    for folder in folders:
+        records, problems = folder_problems(folder)
+        rows = first_slips(records, problems)
+        counts = Counter(row["kind"] for row in rows)
+        doubled = sum(row["near_doubled"] for row in rows)
+        lines.append(f"| `{folder}` | {len(rows)} | " + " | ".join(str(counts[k]) for k in KINDS) + f" | {doubled} |")
+        for kind in KINDS:
+            shown = [f"`{r['want']}` -> `{r['wrote']}`" for r in rows if r["kind"] == kind and r["want"]][:4]
+            if shown:
+                examples.append(f"- {folder.name}, {kind}: " + ", ".join(shown))
+    return "\n".join(lines + ["", "Examples (target -> completion):", "", *examples]) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folders", nargs="+", type=Path, help="evaluation folders whose problems.jsonl has completions")
+    parser.add_argument("--out", type=Path, help="also write the table here")
+    args = parser.parse_args(argv)
+    text = table(args.folders)
+    print(text, end="")
+    if args.out:
+        args.out.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""The kinds of first slips, on the places batch 32's stage-1 adapter slipped on test (session 27)."""
+
+import json
+
+import pytest
+
+from scripts.analysis.first_slip_kinds import first_slips, main, near_doubled, slip_kind
+
+
+@pytest.mark.parametrize(
+    "target, completion, kind",
+    [
+        ("over strongly 300,000 as working-age", "over strongly 300,0 as working-age", "digits cut"),
+        ("GDP OTHELLO: (official", "GDPOTHELLO: (official Well,", "glued"),
+        ("Four action. months!--Have Ultimately,", "Four action. months!-- Have Ultimately,", "split"),
+        ("is is earnestly a to", "is is a earnestly to", "order swapped"),
+        ("the in Chinese 1014, economy", "the in 1014, economy", "word dropped"),
+        ("teach Mowbray, you; now Whate'er", "teach Mowbray, you; you Whate'er", "word repeated"),
+        ("total subscriptions: 0-14", "total subscriptions 0-14", "punctuation"),
+        ("Broadcast ARCHBISHOP media:", "Broadcast ARBISHOP media:", "spelling"),
+        ("a fine day", "a dog barked", "other"),
+    ],
+)
+def test_each_kind_of_first_difference(target, completion, kind):
+    target, completion = target.split(), completion.split()
+    at = next(i for i, (t, c) in enumerate(zip(target, completion)) if t != c)
+    assert slip_kind(target, completion, at) == kind
+
+
+def test_a_digit_word_written_whole_is_not_cut_and_a_plain_prefix_is_not_digits():
+    assert slip_kind(["in", "1,000", "x"], ["in", "1,0001", "x"], 1) != "digits cut"
+    assert slip_kind(["in", "hundred", "x"], ["in", "hund", "x"], 1) == "spelling"
+
+
+def test_places_on_or_after_a_doubled_word():
+    words = "of the the principle Balize".split()
+    assert near_doubled(words, 2) and near_doubled(words, 3) and not near_doubled(words, 1)
+    assert not near_doubled(words, 4)
+
+
+def test_rows_skip_exact_answers_and_need_completions():
+    problems = {"p1": {"target": "a b c d"}, "p2": {"target": "e f"}}
+    records = [
+        {"id": "p1", "exact": False, "score": 0.75, "completion": "a b d c"},
+        {"id": "p2", "exact": True, "score": 1.0, "completion": "e f"},
+    ]
+    rows = first_slips(records, problems)
+    assert [(r["id"], r["kind"], r["want"], r["wrote"]) for r in rows] == [("p1", "order swapped", "c", "d")]
+    with pytest.raises(SystemExit, match="p1: no completion text; evaluate with --completions"):
+        first_slips([{"id": "p1", "exact": False, "score": 0.5}], problems)
+
+
+def test_the_table_of_a_real_evaluation_folder(tmp_path, capsys):
+    """Problems drawn from the corpus by id, as make eval wrote them; one answer cut, one exact."""
+    from dataset_builders import tasks
+
+    problems = tasks.get("stage-1").problems("validation", 2)
+    first, second = problems
+    words = first["target"].split()
+    cut = words[:3] + words[4:]  # the fourth word left out
+    records = [
+        {
+            "task": "stage-1",
+            "split": "validation",
+            "index": 0,
+            "id": first["id"],
+            "first_slip": 3,
+            "exact": False,
+            "score": 0.9,
+            "completion": " ".join(cut),
+        },
+        {
+            "task": "stage-1",
+            "split": "validation",
+            "index": 1,
+            "id": second["id"],
+            "first_slip": None,
+            "exact": True,
+            "score": 1.0,
+            "completion": second["target"],
+        },
+    ]
+    (tmp_path / "problems.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    out = tmp_path / "kinds.md"
+    assert main([str(tmp_path), "--out", str(out)]) == 0
+    row = next(line for line in out.read_text().splitlines() if line.startswith(f"| `{tmp_path}`"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert words[3] != words[4] != words[5]  # so the fourth word's place reads as dropped, nothing else
+    kinds = ["digits cut", "glued", "split", "order swapped", "word dropped", "word repeated", "punctuation"]
+    assert cells[1] == "1" and cells[2 + kinds.index("word dropped")] == "1"
+    assert capsys.readouterr().out == out.read_text()
