@@ -109,9 +109,9 @@ def folder_problems(folder: Path) -> tuple[list[dict], dict[str, dict]]:
     """An evaluation's records (interleave tasks) and their problems, drawn again from their ids."""
     from dataset_builders import tasks
 
-    path = folder / "problems.jsonl"
-    records = read_jsonl(path if path.exists() else folder / "problems.jsonl.gz")
-    records = [r for r in records if "first_slip" in r]
+    records = [r for r in read_jsonl(folder / "problems.jsonl") if "first_slip" in r]  # or its gzipped copy
+    if not records:
+        raise SystemExit(f"{folder}: no interleave answers in problems.jsonl(.gz): is it an evaluation folder?")
     problems: dict[str, dict] = {}
     for (task, split), members in _groups(records).items():
         size = max(r["index"] for r in members) + 1

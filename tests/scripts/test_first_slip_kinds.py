@@ -1,5 +1,6 @@
 """The kinds of first slips, on the places batch 32's stage-1 adapter slipped on test (session 27)."""
 
+import gzip
 import json
 
 import pytest
@@ -80,7 +81,8 @@ def test_the_table_of_a_real_evaluation_folder(tmp_path, capsys):
             "completion": second["target"],
         },
     ]
-    (tmp_path / "problems.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    # gzipped, as scripts/compress_results.py leaves a committed evaluation
+    (tmp_path / "problems.jsonl.gz").write_bytes(gzip.compress("".join(json.dumps(r) + "\n" for r in records).encode()))
     out = tmp_path / "kinds.md"
     assert main([str(tmp_path), "--out", str(out)]) == 0
     row = next(line for line in out.read_text().splitlines() if line.startswith(f"| `{tmp_path}`"))
@@ -89,3 +91,8 @@ def test_the_table_of_a_real_evaluation_folder(tmp_path, capsys):
     kinds = ["digits cut", "glued", "split", "order swapped", "word dropped", "word repeated", "punctuation"]
     assert cells[1] == "1" and cells[2 + kinds.index("word dropped")] == "1"
     assert capsys.readouterr().out == out.read_text()
+
+
+def test_a_folder_without_answers_is_one_clear_error(tmp_path):
+    with pytest.raises(SystemExit, match="no interleave answers in problems.jsonl"):
+        main([str(tmp_path)])
