@@ -15,6 +15,11 @@ Each place also says whether it comes right after a doubled word of the target (
 equals text B's, the target writes it twice) or is the doubled word's second copy.
 
     .venv/bin/python scripts/analysis/first_slip_kinds.py EVAL_FOLDER [EVAL_FOLDER ...] [--out FILE.md]
+        [--probe PROBE.json]
+
+``--probe``: a ``scripts/analysis/slip_probe.py`` file of the same adapter, split and problems (one folder then):
+per kind, how many of its places had an exact answer among the probe's k samples at temperature 1 (what GRPO learns
+from) and the median probability of the reference token where greedy left it.
 
 Session 27 found with it that a third of one stage-1 GRPO adapter's first slips on test cut a number's trailing
 zeros (``$30,000`` -> ``$30,0``), a kind the supervised stages never make.
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import re
 import string
 import sys
@@ -126,6 +132,34 @@ def _groups(records: list[dict]) -> dict[tuple[str, str], list[dict]]:
     return groups
 
 
+def probe_table(folder: Path, probe: dict) -> str:
+    """Per kind of first slip, the probe's samples and probabilities at those places (joined by problem index)."""
+    import statistics
+
+    records, problems = folder_problems(folder)
+    kinds = {row["id"]: row["kind"] for row in first_slips(records, problems)}
+    by_index = {r["index"]: r["id"] for r in records if r["split"] == probe["split"] and r["task"] == probe["task"]}
+    places: dict[str, list[dict]] = {}
+    for miss in probe["missed_problems"]:
+        kind = kinds.get(by_index.get(miss["index"]))
+        if kind is None:
+            raise SystemExit(f"probe problem {miss['index']} is not a miss of {folder}: another adapter, split or n?")
+        places.setdefault(kind, []).append(miss)
+    lines = [
+        f"At the first slips, {probe['k']} samples at temperature 1 a problem (`{probe.get('adapter')}`):",
+        "",
+        "| kind | places | with an exact sample | median p(reference token) |",
+        "| --- | --- | --- | --- |",
+    ]
+    for kind in KINDS:
+        if kind in places:
+            misses = places[kind]
+            exact = sum(m["exact_samples"] > 0 for m in misses)
+            median = statistics.median(m["p_reference_token"] for m in misses)
+            lines.append(f"| {kind} | {len(misses)} | {exact} | {median:.3f} |")
+    return "\n".join(lines) + "\n"
+
+
 def table(folders: list[Path]) -> str:
     lines = [
         "First slips by kind (answers that are not exact; the kind at the first word that differs):",
@@ -151,8 +185,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folders", nargs="+", type=Path, help="evaluation folders whose problems.jsonl has completions")
     parser.add_argument("--out", type=Path, help="also write the table here")
+    parser.add_argument("--probe", type=Path, help="a slip_probe.py file of the one folder's adapter and problems")
     args = parser.parse_args(argv)
+    if args.probe and len(args.folders) != 1:
+        parser.error("--probe goes with one evaluation folder (its adapter's)")
     text = table(args.folders)
+    if args.probe:
+        text += "\n" + probe_table(args.folders[0], json.loads(args.probe.read_text()))
     print(text, end="")
     if args.out:
         args.out.write_text(text)

@@ -26,7 +26,9 @@
 #   n4-eq3:                 the same from eac22b5:adapters/batch-25/n4-eq3/
 # Each run of this script first copies every carried adapter (.carry/NAME/) to $LAB/carry/NAME/, so that a start
 # carried by an earlier call stays on the machine whatever later calls carry; a part that needs one waits for it.
-# Calls: results/ moved out of the tree (mv results /work/results-hidden; back before any commit); .gpu/1, .gpu/2,
+# Calls: results/ moved out of the tree (mv results /work/results-hidden; back before any commit) but for the slip
+# probe that probe-report reads (mkdir -p results/grpo/slip-probe && cp /work/results-hidden/grpo/slip-probe/
+# batch-32-chain-stage-1-test.json results/grpo/slip-probe/); .gpu/1, .gpu/2,
 # .gpu/3 alone, each `source scripts/gpu/setup.sh`; .gpu/4 with .carry/s6-lt-a and .carry/chain-stage-1: the
 # start_lanes command below; then .carry/chain-stage-2-fp32 and .carry/n4-eq3 with `WAIT=540 PART=wait bash THIS`,
 # then `WAIT=540 PART=wait bash THIS` calls back to back, the last sized to the budget.
@@ -44,6 +46,11 @@
 #                  validation; i1-ema99-report: the average on test and OOR.
 # PART=i1-num     stage-1.yaml from the same format start with --register_weights numeric=3 (CLOCK=10 guards); the
 #                  average back. i1-num-score: average and last weights on validation; i1-num-report: test and OOR.
+# PART=probe-report scripts/analysis/slip_probe.py --at the chain's stage-1 first slips on test (batch 32, session 27:
+#                  at all 7 of its digit cuts the reference `0` had probability 0.000 and no sample of 8 was exact,
+#                  so GRPO had nothing to learn from there): the format start, i1-ema99 and i1-num at the same places,
+#                  the reference token's probability and their greedy answers (is the habit there before GRPO, and does
+#                  either recipe lose it?). Reported, no rule.
 # PART=chain-35    `python -m training.cli.curriculum --chain training/recipes/chains/curriculum.yaml --until stage-5`
 #                  (make curriculum UNTIL=stage-5) into $LAB/chain, where chain-stage-1 and chain-stage-2-fp32 are
 #                  stage-1/final and stage-2/final (the runner skips them); stage 5's adapter back as trained (float32,
@@ -77,8 +84,8 @@
 # of loading; the chain's stages 3-4 ~8 each (7-minute helps), a stage-1 run ~8, its scores ~1 each.
 #   4 GPUs: "chain-35 chain-35-score" "s6-ema99 s6-ema99-score chain-3-score s6-ema99-report"
 #           "s6-ema995 s6-ema995-score chain-4-score i1-num i1-num-score s6-ema995-report i1-num-report"
-#           "n5-ema n5-ema-score start i1-ema99 i1-ema99-score i1-ema99-report" (~27, ~22, ~30, ~22 minutes: lane 3's
-#           last two reports may not fit; chain-35 waits for its second carry, ~1 minute)
+#           "n5-ema n5-ema-score start i1-ema99 i1-ema99-score i1-ema99-report probe-report" (~27, ~22, ~30, ~24 minutes:
+#           lane 3's last two reports may not fit; chain-35 waits for its second carry, ~1 minute)
 #   2 GPUs: "chain-35 chain-35-score" "s6-ema99 s6-ema99-score n5-ema n5-ema-score" (~27, ~25 minutes); the second
 #           decay, its test scores and item 1 lead the batch after.
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 33 /work/.device/N ... (each call's folder,
@@ -122,6 +129,14 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
     CLOCK=10 stage1 i1-num --register_weights numeric=3 ;;
   i1-num-score) score_both i1-num ;;
   i1-num-report) report_stage1 i1-num ;;
+  probe-report) AT=results/grpo/slip-probe/batch-32-chain-stage-1-test.json
+    [ -n "$DRY_RUN" ] || [ -f $AT ] || { echo "no $AT here: copy it into the carried tree (see Calls)"; exit 1; }
+    mkdir -p $LAB/results/probe
+    for run in sft-start i1-ema99 i1-num; do
+      [ -n "$DRY_RUN" ] || [ -f $LAB/runs/$run/final/adapter_model.safetensors ] || continue
+      python3 scripts/analysis/slip_probe.py $LAB/runs/$run/final --model $M --at $AT \
+        --out $LAB/results/probe/$run-at-chain-stage-1-test.json 2>&1 | tail -8
+    done ;;
   chain-35) wait_for $LAB/carry/chain-stage-2-fp32/adapter_model.safetensors || exit 1
     wait_for $LAB/carry/chain-stage-1/adapter_model.safetensors || exit 1
     mkdir -p $CHAIN/stage-1 $CHAIN/stage-2 $LAB/results/chain-35

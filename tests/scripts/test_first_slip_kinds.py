@@ -92,6 +92,22 @@ def test_the_table_of_a_real_evaluation_folder(tmp_path, capsys):
     assert cells[1] == "1" and cells[2 + kinds.index("word dropped")] == "1"
     assert capsys.readouterr().out == out.read_text()
 
+    # a slip probe of the same problems: per kind, samples and the reference token's probability at the slips
+    probe = {
+        "adapter": "a",
+        "task": "stage-1",
+        "split": "validation",
+        "k": 8,
+        "missed_problems": [{"index": 0, "exact_samples": 0, "p_reference_token": 0.0012}],
+    }
+    (tmp_path / "probe.json").write_text(json.dumps(probe))
+    assert main([str(tmp_path), "--probe", str(tmp_path / "probe.json"), "--out", str(out)]) == 0
+    assert "| word dropped | 1 | 0 | 0.001 |" in out.read_text()
+    probe["missed_problems"][0]["index"] = 1  # the exact answer: not a miss of this folder
+    (tmp_path / "probe.json").write_text(json.dumps(probe))
+    with pytest.raises(SystemExit, match="probe problem 1 is not a miss of"):
+        main([str(tmp_path), "--probe", str(tmp_path / "probe.json")])
+
 
 def test_a_folder_without_answers_is_one_clear_error(tmp_path):
     with pytest.raises(SystemExit, match="no interleave answers in problems.jsonl"):

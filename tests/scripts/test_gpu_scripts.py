@@ -107,7 +107,8 @@ def test_a_mistyped_flag_is_caught(tmp_path, monkeypatch):
 
 def test_every_flag_of_the_newest_sweep_is_one_its_commands_know():
     """Every --flag written in the script, or in setup.sh's shared functions, must be known to one of the entry points
-    they call: the evaluation's and the benchmark's too, which the dry run above does not parse."""
+    they call: the evaluation's, the benchmark's and the analysis scripts' too, which the dry run above does not
+    parse."""
     from dataclasses import fields
 
     from trl import GRPOConfig, ModelConfig, SFTConfig
@@ -131,6 +132,12 @@ def test_every_flag_of_the_newest_sweep_is_one_its_commands_know():
                 [sys.executable, "-m", module, "--help"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120
             )
             known |= set(re.findall(r"--[a-z][a-z0-9_]*", proc.stdout))
+    for script in sorted(set(re.findall(r"python3 (scripts/[\w/]+\.py)", text))):  # analysis scripts it runs
+        proc = subprocess.run(
+            [sys.executable, script, "--help"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120
+        )
+        assert proc.returncode == 0, (script, proc.stderr[-2000:])
+        known |= set(re.findall(r"--[a-z][a-z0-9_]*", proc.stdout))
     code = "\n".join(line.split("#", 1)[0] for line in text.splitlines())  # comments may name flags in prose
     unknown = sorted(set(re.findall(r"(?<![\w-])--[a-z][a-z0-9_]*", code)) - known)
     assert not unknown, f"{SWEEPS[-1].name} uses flags no entry point knows: {unknown}"
