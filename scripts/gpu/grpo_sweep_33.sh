@@ -29,9 +29,11 @@
 # Calls: results/ moved out of the tree (mv results /work/results-hidden; back before any commit) but for the slip
 # probe that probe-report reads (mkdir -p results/grpo/slip-probe && cp /work/results-hidden/grpo/slip-probe/
 # batch-32-chain-stage-1-test.json results/grpo/slip-probe/); .gpu/1, .gpu/2,
-# .gpu/3 alone, each `source scripts/gpu/setup.sh`; .gpu/4 with .carry/s6-lt-a and .carry/chain-stage-1: the
-# start_lanes command below; then .carry/chain-stage-2-fp32 and .carry/n4-eq3 with `WAIT=540 PART=wait bash THIS`,
-# then `WAIT=540 PART=wait bash THIS` calls back to back, the last sized to the budget.
+# .gpu/3 alone, each `source scripts/gpu/setup.sh`; .gpu/4 with .carry/chain-stage-1: the start_lanes command below;
+# then .carry/chain-stage-2-fp32 alone with `WAIT=20 PART=wait bash THIS` (the chain starts on it); then
+# .carry/s6-lt-a and .carry/n4-eq3 with `WAIT=540 PART=wait bash THIS`; then `WAIT=540 PART=wait bash THIS` calls back
+# to back, the last sized to the budget. A call carries at most 64 MiB with the tree (~21 MB without results/):
+# .gpu/4 14 MB, each bf16 start ~20 MB, chain-stage-2-fp32 39 MB.
 #
 # Parts (start_lanes gives each lane its GPU). Scores: 256 problems a stage, greedy; OOR = out_of_register:
 # PART=s6-ema99    sft-stage-6-help-identifiers as committed (613 steps) from s6-lt-a with --weight_average_decay 0.99.
@@ -84,8 +86,9 @@
 # of loading; the chain's stages 3-4 ~8 each (7-minute helps), a stage-1 run ~8, its scores ~1 each.
 #   4 GPUs: "chain-35 chain-35-score" "s6-ema99 s6-ema99-score chain-3-score s6-ema99-report"
 #           "s6-ema995 s6-ema995-score chain-4-score i1-num i1-num-score s6-ema995-report i1-num-report"
-#           "n5-ema n5-ema-score start i1-ema99 i1-ema99-score i1-ema99-report probe-report" (~27, ~22, ~30, ~24 minutes:
-#           lane 3's last two reports may not fit; chain-35 waits for its second carry, ~1 minute)
+#           "start i1-ema99 i1-ema99-score n5-ema n5-ema-score i1-ema99-report probe-report" (~27, ~22, ~30, ~24
+#           minutes, and the starts come 1-2 minutes into the lanes: lane 3's last two reports may not fit, nor
+#           chain-35-score; the chain's adapter comes back before its scores, which would then lead the next batch)
 #   2 GPUs: "chain-35 chain-35-score" "s6-ema99 s6-ema99-score n5-ema n5-ema-score" (~27, ~25 minutes); the second
 #           decay, its test scores and item 1 lead the batch after.
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 33 /work/.device/N ... (each call's folder,
