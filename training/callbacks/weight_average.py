@@ -120,11 +120,12 @@ class WeightAverage(TrainerCallback):
             self.save(folder)
 
 
-def save_last_and_average(trainer, final: str | Path, raw: str | Path, average: WeightAverage) -> None:
-    """``raw``: the run's last trained weights; ``final``: their average, the adapter the run hands on."""
+def save_last_and_average(trainer, final: str | Path, raw: str | Path, average: WeightAverage, report=print) -> None:
+    """``raw``: the run's last trained weights; ``final``: their average, the adapter the run hands on (said)."""
     trainer.save_model(str(raw))
     with average.swapped_in(trainer.model):
         trainer.save_model(str(final))
+    report(f"final adapter: the average of the trained weights (decay {average.decay}); final-raw: the last")
 
 
 def adapter_key(parameter_name: str) -> str:

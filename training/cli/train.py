@@ -110,8 +110,7 @@ def write_final_adapter(trainer, output_dir: Path, guard, average=None) -> Path 
         if average is not None:
             from training.callbacks.weight_average import save_last_and_average
 
-            save_last_and_average(trainer, final, raw, average)
-            report(f"final adapter: the average of the trained weights (decay {average.decay}); final-raw: the last")
+            save_last_and_average(trainer, final, raw, average, report=report)
             return final
         trainer.save_model(str(final))
         return final

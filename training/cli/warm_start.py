@@ -250,8 +250,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
     if average is not None:
         from training.callbacks.weight_average import save_last_and_average
 
-        save_last_and_average(trainer, final, raw, average)
-        report(f"final adapter: the average of the trained weights (decay {average.decay}); final-raw: the last")
+        save_last_and_average(trainer, final, raw, average, report=report)
     else:
         trainer.save_model(str(final))
     records = read_metrics(output_dir / "metrics.jsonl") if (output_dir / "metrics.jsonl").exists() else []
