@@ -2,7 +2,8 @@
 ``--completions``): the target and the completion compared word by word up to the first word where they differ
 (``first_difference``), and that place sorted into one kind:
 
-- ``digits cut``: the completion's word is the start of a target word with digits (``300,000`` written ``300,0``);
+- ``digits cut``: the completion's word is the start of a target word, and what it leaves out holds digits
+  (``300,000`` written ``300,0``; ``2013.`` written ``2013`` is punctuation);
 - ``glued``: the target word and the next written as one (``Ports OTHELLO:`` as ``PortsOTHELLO:``);
 - ``split``: the target word written as two (``months!--Have`` as ``months!-- Have``);
 - ``order swapped``: the next two target words in the other order (``earnestly a`` as ``a earnestly``);
@@ -21,8 +22,10 @@ equals text B's, the target writes it twice) or is the doubled word's second cop
 per kind, how many of its places had an exact answer among the probe's k samples at temperature 1 (what GRPO learns
 from) and the median probability of the reference token where greedy left it.
 
-Session 27 found with it that a third of one stage-1 GRPO adapter's first slips on test cut a number's trailing
-zeros (``$30,000`` -> ``$30,0``), a kind the supervised stages never make.
+Session 27 found with it that 7 of the 32 first slips of the chain's stage 1 (GRPO) on test cut a number's trailing
+zeros (``$30,000`` -> ``$30,0``). ``--thousands`` counts, without completions, the first slips on a number with a
+thousands comma in any evaluation folders (the first slip's target word, drawn again from the problem's id): how
+often each stage-1 run makes that mistake.
 """
 
 from __future__ import annotations
@@ -62,7 +65,7 @@ def slip_kind(target: list[str], completion: list[str], at: int) -> str:
     want = target[at]
     wrote = completion[at] if at < len(completion) else ""
     after = target[at + 1] if at + 1 < len(target) else None
-    if wrote and wrote != want and DIGIT.search(want) and want.startswith(wrote):
+    if wrote and want.startswith(wrote) and DIGIT.search(want[len(wrote) :]):
         return "digits cut"
     if after is not None and wrote == want + after:
         return "glued"
@@ -96,7 +99,7 @@ def first_slips(records: list[dict], problems: dict[str, dict]) -> list[dict]:
         target = problems[record["id"]]["target"].split()
         completion = record["completion"].split()
         at = next((i for i, (t, c) in enumerate(zip(target, completion)) if t != c), min(len(target), len(completion)))
-        if at >= len(target):  # the completion runs on after the whole target
+        if at >= len(target):  # every target word written: it runs on after them, or differs only in spacing
             rows.append({"id": record["id"], "kind": "other", "near_doubled": False, "want": None, "wrote": None})
             continue
         rows.append(
@@ -160,6 +163,33 @@ def probe_table(folder: Path, probe: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+THOUSANDS = re.compile(r"\d,\d{3}")
+
+
+def thousands_table(folders: list[Path]) -> str:
+    """Per folder, task and split: the score, answers not exact, and first slips on a number with a thousands comma,
+    out of such numbers in the targets (no completions needed: the first slip's target index and the problems)."""
+    lines = [
+        "First slips on a number with a thousands comma (`1,000`, `$30,000`; the first slip's target word):",
+        "",
+        "| folder | task | split | NW | answers not exact | first slips on such a number | such numbers in targets |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for folder in folders:
+        records, problems = folder_problems(folder)
+        for (task, split), members in sorted(_groups(records).items()):
+            on_number = numbers = 0
+            for record in members:
+                target = problems[record["id"]]["target"].split()
+                numbers += sum(bool(THOUSANDS.search(word)) for word in target)
+                slip = record.get("first_slip")
+                on_number += slip is not None and slip < len(target) and bool(THOUSANDS.search(target[slip]))
+            not_exact = sum(not r.get("exact") for r in members)
+            score = sum(r["score"] for r in members) / len(members)
+            lines.append(f"| `{folder}` | {task} | {split} | {score:.3f} | {not_exact} | {on_number} | {numbers} |")
+    return "\n".join(lines) + "\n"
+
+
 def table(folders: list[Path]) -> str:
     lines = [
         "First slips by kind (answers that are not exact; the kind at the first word that differs):",
@@ -186,10 +216,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("folders", nargs="+", type=Path, help="evaluation folders whose problems.jsonl has completions")
     parser.add_argument("--out", type=Path, help="also write the table here")
     parser.add_argument("--probe", type=Path, help="a slip_probe.py file of the one folder's adapter and problems")
+    parser.add_argument(
+        "--thousands",
+        action="store_true",
+        help="instead: first slips on a number with a thousands comma, in any evaluations (no completions needed)",
+    )
     args = parser.parse_args(argv)
     if args.probe and len(args.folders) != 1:
         parser.error("--probe goes with one evaluation folder (its adapter's)")
-    text = table(args.folders)
+    if args.thousands and args.probe:
+        parser.error("--thousands reads no completions and takes no --probe")
+    text = thousands_table(args.folders) if args.thousands else table(args.folders)
     if args.probe:
         text += "\n" + probe_table(args.folders[0], json.loads(args.probe.read_text()))
     print(text, end="")

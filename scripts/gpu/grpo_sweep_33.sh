@@ -1,12 +1,14 @@
 # GPU batch 33 of issues 17 and 18 (written 2026-11-27, session 27, before it ran; for a later session's GPU minutes).
 # Batch 32 (results/grpo/batch-32/README.md): the same identifier part of stage 6 from the same first part scored
-# 0.908 (s6-lt) and 0.879 (s6-ctl) at 500 words on validation: one run moves ~0.03, as far as the test goal's margin.
+# 0.908 (s6-lt) and 0.879 (s6-ctl) at 500 words on validation (s6-ctl from a bf16 copy of the start, on another
+# machine): ~0.03, more than s6-lt's 0.007 shortfall from the test goal.
 # Both end on the last weights of a constant-rate supervised run; GRPO's runs ship a weight average (stage 1, i1-fs:
 # 0.992 against 0.963 for its last weights). Supervised runs take --weight_average_decay since commit 61c7f05
 # (final/ the average, final-raw/ the last weights; training itself is unchanged). The chain ran its first two stages
 # as one `make curriculum UNTIL=stage-2` (chain-stage-1, chain-stage-2-fp32 in commit 19bbba0). This batch:
 #   item 2 + run spread: stage 6's identifier part with the weight average, twice (s6-ema99: decay 0.99, ~100 steps;
-#           s6-ema995: 0.995, ~200), from s6-lt-a as s6-ctl ran, each average against its own last weights on the same
+#           s6-ema995: 0.995, ~200; a supervised run's average starts at step 0, so after 613 steps it keeps 0.2% and
+#           4.6% of the start's weights), from s6-lt-a as s6-ctl ran, each average against its own last weights on the same
 #           problems. The last weights of each are two more runs of the committed recipe (the average only reads the
 #           weights), so with s6-lt and s6-ctl four runs of it say how far one run moves.
 #   item 2, stage 5: stage 5's long-text help with the average (n5-ema: decay 0.99, 759 steps as committed, from
@@ -50,9 +52,9 @@
 #                  average back. i1-num-score: average and last weights on validation; i1-num-report: test and OOR.
 # PART=probe-report scripts/analysis/slip_probe.py --at the chain's stage-1 first slips on test (batch 32, session 27:
 #                  at all 7 of its digit cuts the reference `0` had probability 0.000 and no sample of 8 was exact,
-#                  so GRPO had nothing to learn from there): the format start, i1-ema99 and i1-num at the same places,
-#                  the reference token's probability and their greedy answers (is the habit there before GRPO, and does
-#                  either recipe lose it?). Reported, no rule.
+#                  so GRPO had nothing to learn from there): the format start and i1-ema99 at the same places, the
+#                  reference token's probability and their greedy answers (is the habit there before GRPO, and does
+#                  either recipe lose it?); probe-num-report: i1-num the same way (in its own lane). Reported, no rule.
 # PART=chain-35    `python -m training.cli.curriculum --chain training/recipes/chains/curriculum.yaml --until stage-5`
 #                  (make curriculum UNTIL=stage-5) into $LAB/chain, where chain-stage-1 and chain-stage-2-fp32 are
 #                  stage-1/final and stage-2/final (the runner skips them); stage 5's adapter back as trained (float32,
@@ -85,12 +87,13 @@
 # 613 steps ~8.5 minutes, a score of stages 1-6 on one split ~3.5, on three at once ~6.5; stage 5's help ~6.5 + ~1
 # of loading; the chain's stages 3-4 ~8 each (7-minute helps), a stage-1 run ~8, its scores ~1 each.
 #   4 GPUs: "chain-35 chain-35-score" "s6-ema99 s6-ema99-score chain-3-score s6-ema99-report"
-#           "s6-ema995 s6-ema995-score chain-4-score i1-num i1-num-score s6-ema995-report i1-num-report"
+#           "s6-ema995 s6-ema995-score chain-4-score i1-num i1-num-score probe-num-report s6-ema995-report
+#           i1-num-report"
 #           "start i1-ema99 i1-ema99-score n5-ema n5-ema-score i1-ema99-report probe-report" (~27, ~22, ~30, ~24
 #           minutes, and the starts come 1-2 minutes into the lanes: lane 3's last two reports may not fit, nor
 #           chain-35-score; the chain's adapter comes back before its scores, which would then lead the next batch)
-#   2 GPUs: "chain-35 chain-35-score" "s6-ema99 s6-ema99-score n5-ema n5-ema-score" (~27, ~25 minutes); the second
-#           decay, its test scores and item 1 lead the batch after.
+#   2 GPUs: "chain-35 chain-35-score" "s6-ema99 s6-ema99-score chain-3-score chain-4-score s6-ema99-report" (~27,
+#           ~22 minutes); the second decay, stage 5's average and item 1 lead the batch after.
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 33 /work/.device/N ... (each call's folder,
 # oldest first) --note "...", then the paired comparisons of the rules (scripts/paired_scores.py), and ablation.py.
 source scripts/gpu/setup.sh
@@ -108,6 +111,18 @@ ema_scores() {
   for split in "$@"; do score $name $LAB/runs/$name/final $split $stages & done
   score $name-raw $LAB/runs/$name/final-raw validation $stages &
   wait
+}
+# probe_at_slips RUN...: slip_probe.py --at the chain's stage-1 first slips on test (batch 32), for each RUN's final
+# adapter in $LAB/runs (one that is missing is said and skipped)
+probe_at_slips() {
+  local at=results/grpo/slip-probe/batch-32-chain-stage-1-test.json
+  [ -n "$DRY_RUN" ] || [ -f $at ] || { echo "no $at here: copy it into the carried tree (see Calls)"; return 1; }
+  mkdir -p $LAB/results/probe
+  for run in "$@"; do
+    [ -n "$DRY_RUN" ] || [ -f $LAB/runs/$run/final/adapter_model.safetensors ] || { echo "no $run to probe"; continue; }
+    python3 scripts/analysis/slip_probe.py $LAB/runs/$run/final --model $M --at $at \
+      --out $LAB/results/probe/$run-at-chain-stage-1-test.json 2>&1 | tail -8
+  done
 }
 case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_33.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
@@ -132,14 +147,8 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
     CLOCK=10 stage1 i1-num --register_weights numeric=3 ;;
   i1-num-score) score_both i1-num ;;
   i1-num-report) report_stage1 i1-num ;;
-  probe-report) AT=results/grpo/slip-probe/batch-32-chain-stage-1-test.json
-    [ -n "$DRY_RUN" ] || [ -f $AT ] || { echo "no $AT here: copy it into the carried tree (see Calls)"; exit 1; }
-    mkdir -p $LAB/results/probe
-    for run in sft-start i1-ema99 i1-num; do
-      [ -n "$DRY_RUN" ] || [ -f $LAB/runs/$run/final/adapter_model.safetensors ] || continue
-      python3 scripts/analysis/slip_probe.py $LAB/runs/$run/final --model $M --at $AT \
-        --out $LAB/results/probe/$run-at-chain-stage-1-test.json 2>&1 | tail -8
-    done ;;
+  probe-report) probe_at_slips sft-start i1-ema99 ;;
+  probe-num-report) probe_at_slips i1-num ;;
   chain-35) wait_for $LAB/carry/chain-stage-2-fp32/adapter_model.safetensors || exit 1
     wait_for $LAB/carry/chain-stage-1/adapter_model.safetensors || exit 1
     mkdir -p $CHAIN/stage-1 $CHAIN/stage-2 $LAB/results/chain-35

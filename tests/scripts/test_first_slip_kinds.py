@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from scripts.analysis.first_slip_kinds import first_slips, main, near_doubled, slip_kind
+from scripts.analysis.first_slip_kinds import THOUSANDS, first_slips, main, near_doubled, slip_kind
 
 
 @pytest.mark.parametrize(
@@ -31,6 +31,8 @@ def test_each_kind_of_first_difference(target, completion, kind):
 def test_a_digit_word_written_whole_is_not_cut_and_a_plain_prefix_is_not_digits():
     assert slip_kind(["in", "1,000", "x"], ["in", "1,0001", "x"], 1) != "digits cut"
     assert slip_kind(["in", "hundred", "x"], ["in", "hund", "x"], 1) == "spelling"
+    assert slip_kind(["in", "2013.", "x"], ["in", "2013", "x"], 1) == "punctuation"  # no digit left out
+    assert slip_kind(["the", "5th", "x"], ["the", "5", "x"], 1) != "digits cut"
 
 
 def test_places_on_or_after_a_doubled_word():
@@ -112,3 +114,34 @@ def test_the_table_of_a_real_evaluation_folder(tmp_path, capsys):
 def test_a_folder_without_answers_is_one_clear_error(tmp_path):
     with pytest.raises(SystemExit, match="no interleave answers in problems.jsonl"):
         main([str(tmp_path)])
+
+
+def test_thousands_counts_first_slips_on_comma_numbers_without_completions(tmp_path):
+    """Two validation answers: one whose first slip is put on a number with a thousands comma, one on the first word
+    of a target without such numbers. The table counts the first slip on the number, and the numbers of both targets."""
+    from dataset_builders import tasks
+
+    problems = tasks.get("stage-1").problems("validation", 256)
+    with_number = next(i for i, p in enumerate(problems) if THOUSANDS.search(p["target"]))
+    words = problems[with_number]["target"].split()
+    at = next(i for i, w in enumerate(words) if THOUSANDS.search(w))
+    plain = next(i for i, p in enumerate(problems) if not THOUSANDS.search(p["target"]))
+    records = [
+        {
+            "task": "stage-1",
+            "split": "validation",
+            "index": i,
+            "id": problems[i]["id"],
+            "first_slip": slip,
+            "exact": False,
+            "score": 0.9,
+        }
+        for i, slip in ((with_number, at), (plain, 0))
+    ]
+    (tmp_path / "problems.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    out = tmp_path / "t.md"
+    assert main([str(tmp_path), "--thousands", "--out", str(out)]) == 0
+    numbers = sum(bool(THOUSANDS.search(w)) for w in words)
+    assert f"| `{tmp_path}` | stage-1 | validation | 0.900 | 2 | 1 | {numbers} |" in out.read_text()
+    with pytest.raises(SystemExit):
+        main([str(tmp_path), "--thousands", "--probe", str(out)])

@@ -212,7 +212,11 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         report(f"tokenizing {size} rows in {sft_args.dataset_num_proc} processes (--dataset_num_proc)")
     model, tokenizer, peft_config = load_policy(model_args, init_adapter, sft_args.bf16)
     nonfinite = SkipNonFiniteGradients(report=report)
-    resume_hint = f"--init_adapter {output_dir}/final continues the adapter"
+    resume_hint = (  # with the average on, final/ is the average: the trained weights go on from final-raw/
+        f"--init_adapter {output_dir}/final-raw continues the trained weights (final/ is their average)"
+        if args.weight_average_decay
+        else f"--init_adapter {output_dir}/final continues the adapter"
+    )
     callbacks = [
         MetricsFile(output_dir / "metrics.jsonl", report=report, step_key="loss"),
         nonfinite,

@@ -77,6 +77,7 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
         f"--max_steps 1 --warmup_steps 0 --words 4 --init_adapter {tmp_path}/run/final --scrambled_fraction 0.5 "
         f"--identifier_fraction 0.25 --long_identifier_share 0.5 --doubled_fraction 0.75 "
         f"--per_device_train_batch_size 2 --gradient_accumulation_steps 2 --weight_average_decay 0.75 "
+        f"--max_train_minutes 0.0001 "  # its clock ends it at once: the stop says where the trained weights are
         f"--output_dir {tmp_path}/next --results_dir {tmp_path}/next-res"
     )
     assert "warm start next: 1 steps x 4 problems, 4 words-4 problems" in proc.stdout  # a step: 2 rows, twice
@@ -91,6 +92,9 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
         torch.testing.assert_close(after[name], 0.75 * weights[name] + 0.25 * last[name], rtol=1e-5, atol=1e-6)
     assert any(not torch.equal(after[name], last[name]) for name in weights)
     assert "final adapter: the average of the trained weights (decay 0.75); final-raw: the last" in proc.stdout
+    assert f"--init_adapter {tmp_path}/next/final-raw continues the trained weights (final/ is their average)" in (
+        proc.stdout
+    )
     summary = json.loads((tmp_path / "next-res" / "summary.json").read_text())
     assert (summary["init_adapter"], summary["scrambled_fraction"]) == (f"{tmp_path}/run/final", 0.5)
     assert (summary["identifier_fraction"], summary["long_identifier_share"]) == (0.25, 0.5)
