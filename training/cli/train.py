@@ -413,6 +413,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
         fast_generation_compile=run_args.fast_generation_compile,
         resample_position=resample_position,
         word_credit=run_args.word_credit,
+        cut_word_credit=run_args.cut_word_credit,
         credit_unit=task.credit_unit,
         keep_word_signal_groups=run_args.keep_word_signal_groups,
         negative_boost_cap=run_args.negative_boost_cap,

@@ -292,6 +292,13 @@ class RunArguments:
             "mixed with GRPO's sequence advantage; 0: sequence only, 1: per word only"
         },
     )
+    cut_word_credit: bool = field(
+        default=False,
+        metadata={
+            "help": "with --word_credit: a word cut short (a target word's beginning: 30,0 for 30,000) charges its "
+            "score to the token that ended it, which otherwise scores by the next word (training.trainer.word_credit)"
+        },
+    )
     keep_word_signal_groups: bool = field(
         default=False,
         metadata={

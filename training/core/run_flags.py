@@ -68,6 +68,8 @@ def settle_grpo_flags(run_args, grpo_args, task) -> None:
             f"--weight_average_start {run_args.weight_average_start}: the step the weight average begins at, 0 or "
             "more, and only with --weight_average_decay above 0"
         )
+    if run_args.cut_word_credit and not run_args.word_credit:
+        raise RecipeError("--cut_word_credit changes what per-word credit charges: it needs --word_credit above 0")
     if run_args.keep_word_signal_groups and not run_args.word_credit:
         raise RecipeError(
             "--keep_word_signal_groups keeps the groups that per-word credit learns from: it needs "

@@ -114,6 +114,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
         fast_generation: bool = False,
         fast_generation_compile: bool = False,
         word_credit: float = 0.0,
+        cut_word_credit: bool = False,
         credit_unit: str = "word",
         keep_word_signal_groups: bool = False,
         negative_boost_cap: float = 0.0,
@@ -146,6 +147,7 @@ class ObservedGRPOTrainer(GRPOTrainer):
         self.nonfinite_probe = None  # training.callbacks.nonfinite_probe.NonFiniteProbe, when diagnosing
         # weight of per-word advantages (training.trainer.word_credit); 0: sequence-level only
         self.word_credit = word_credit
+        self.cut_word_credit = cut_word_credit  # a word cut short charges the token that ended it (word_credit.py)
         self.credit_unit = credit_unit  # what one unit of that credit is: "word", or "char" (Task.credit_unit)
         # dynamic sampling keeps equal-reward groups that per-word credit still learns from (a repeated slip)
         self.keep_word_signal_groups = keep_word_signal_groups
@@ -457,7 +459,13 @@ class ObservedGRPOTrainer(GRPOTrainer):
         first = self.accelerator.process_index * local  # records are gathered in process order
         targets = [str(r["reference"]) for r in final_records[first : first + local]]
         words = word_credit_advantages(
-            ids, mask, targets, self.num_generations, self._token_words, unit=self.credit_unit
+            ids,
+            mask,
+            targets,
+            self.num_generations,
+            self._token_words,
+            unit=self.credit_unit,
+            cut_ends=self.cut_word_credit,
         )
         sequence = output["advantages"].unsqueeze(1).expand_as(words)
         return {**output, "advantages": (1 - self.word_credit) * sequence + self.word_credit * words.to(sequence)}

@@ -78,6 +78,41 @@ def test_the_tokens_of_correct_words_gain_and_the_slip_loses(tokenizer):
     assert advantages[0, len(rows[0]) - 1] > 0  # the end token of the exact completion: stopping there is right
 
 
+def test_a_word_cut_short_charges_the_token_that_ended_it_only_when_asked(tokenizer):
+    """Batch 32's stage 1 wrote `$30,0` for `$30,000` and went on with ` fed`: that token made the mistake, yet per-word
+    credit scored it by `fed` (right). With cut_ends it bears the cut word's mismatch; nothing else changes."""
+    words = TokenWords(tokenizer)
+    target = "under have $30,000 fed a"
+    ids = tokenizer("under have $30,0 fed a", add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
+    index = words.word_index(ids)
+    fed = next(p for p, w in enumerate(index) if w == 3)  # the first token of "fed"
+    plain, charged = token_scores(ids, target, words), token_scores(ids, target, words, cut_ends=True)
+    assert plain[fed] == 1 and charged[fed] == -1  # the token that ended "$30,0"
+    assert [v for p, v in enumerate(charged) if p != fed] == [v for p, v in enumerate(plain) if p != fed]
+    assert [plain[p] for p, w in enumerate(index) if w == 2] == [-1] * index.count(2)  # the cut word itself, as before
+
+    # a word that is wrong but not cut short leaves the next token alone; a cut last word charges the end token
+    ids = tokenizer("Broadcast ARBISHOP media:", add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
+    assert token_scores(ids, "Broadcast ARCHBISHOP media:", words, cut_ends=True) == token_scores(
+        ids, "Broadcast ARCHBISHOP media:", words
+    )
+    ids = tokenizer("have $30,0", add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
+    assert token_scores(ids, "have $30,000", words)[-1] == 1  # the end: nothing left out after the last word
+    assert token_scores(ids, "have $30,000", words, cut_ends=True)[-1] == -1
+
+
+def test_cut_word_credit_needs_word_credit():
+    from training.core.arguments import RECIPES_DIR, RecipeError, parse_run_arguments
+    from training.core.run_flags import settle_grpo_flags
+
+    stage_1 = str(RECIPES_DIR / "stage-1.yaml")
+    run, grpo, _ = parse_run_arguments(["--config", stage_1, "--cut_word_credit", "true", "--word_credit", "0"])
+    with pytest.raises(RecipeError, match="--cut_word_credit changes what per-word credit charges"):
+        settle_grpo_flags(run, grpo, tasks.get(run.task))
+    run, grpo, _ = parse_run_arguments(["--config", stage_1, "--cut_word_credit", "true"])
+    settle_grpo_flags(run, grpo, tasks.get(run.task))  # stage-1.yaml's word credit is on
+
+
 def test_a_token_bears_at_most_one_unit_of_credit(tokenizer):
     words = TokenWords(tokenizer)
     ids = tokenizer("one two", add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
@@ -106,6 +141,7 @@ def test_a_grpo_step_trains_on_per_word_advantages(tiny_model_dir, tmp_path):
         args=args,
         train_dataset=Dataset.from_list(rows),
         word_credit=1.0,
+        cut_word_credit=True,  # words cut short charge the token after them: the same step, run through
         reward_funcs=[lambda completions, **kw: [float(i) for i in range(len(completions))]],
     )
     trainer.train()
