@@ -40,6 +40,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from scripts.first_slip_words import slip_groups  # noqa: E402
 from scripts.summarize_runs import read_jsonl  # noqa: E402
 
 KINDS = (
@@ -114,34 +115,31 @@ def first_slips(records: list[dict], problems: dict[str, dict]) -> list[dict]:
     return rows
 
 
-def folder_problems(folder: Path) -> tuple[list[dict], dict[str, dict]]:
-    """An evaluation's records (interleave tasks) and their problems, drawn again from their ids."""
-    from dataset_builders import tasks
-
-    records = [r for r in read_jsonl(folder / "problems.jsonl") if "first_slip" in r]  # or its gzipped copy
-    if not records:
+def folder_problems(folder: Path) -> dict[tuple[str, str], tuple[list[dict], dict[str, dict]]]:
+    """(task, split) -> an evaluation's interleave answers and their problems, drawn again from their ids
+    (``scripts/first_slip_words.py``'s ``slip_groups``; its labels together)."""
+    groups: dict[tuple[str, str], tuple[list[dict], dict[str, dict]]] = {}
+    for _, split, task, members, problems in slip_groups(read_jsonl(folder / "problems.jsonl")):  # or its .gz
+        records, drawn = groups.setdefault((task, split), ([], {}))
+        records.extend(members)
+        drawn.update(problems)
+    if not groups:
         raise SystemExit(f"{folder}: no interleave answers in problems.jsonl(.gz): is it an evaluation folder?")
-    problems: dict[str, dict] = {}
-    for (task, split), members in _groups(records).items():
-        size = max(r["index"] for r in members) + 1
-        problems.update({p["id"]: p for p in tasks.get(task).problems(split, size)})
-    return records, problems
-
-
-def _groups(records: list[dict]) -> dict[tuple[str, str], list[dict]]:
-    groups: dict[tuple[str, str], list[dict]] = {}
-    for record in records:
-        groups.setdefault((record["task"], record["split"]), []).append(record)
     return groups
+
+
+def folder_first_slips(folder: Path) -> list[dict]:
+    """``first_slips`` of every interleave answer in an evaluation folder."""
+    return [row for records, problems in folder_problems(folder).values() for row in first_slips(records, problems)]
 
 
 def probe_table(folder: Path, probe: dict) -> str:
     """Per kind of first slip, the probe's samples and probabilities at those places (joined by problem index)."""
     import statistics
 
-    records, problems = folder_problems(folder)
-    kinds = {row["id"]: row["kind"] for row in first_slips(records, problems)}
-    by_index = {r["index"]: r["id"] for r in records if r["split"] == probe["split"] and r["task"] == probe["task"]}
+    kinds = {row["id"]: row["kind"] for row in folder_first_slips(folder)}
+    records, _ = folder_problems(folder).get((probe["task"], probe["split"]), ([], {}))
+    by_index = {r["index"]: r["id"] for r in records}
     places: dict[str, list[dict]] = {}
     for miss in probe["missed_problems"]:
         kind = kinds.get(by_index.get(miss["index"]))
@@ -176,8 +174,7 @@ def thousands_table(folders: list[Path]) -> str:
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for folder in folders:
-        records, problems = folder_problems(folder)
-        for (task, split), members in sorted(_groups(records).items()):
+        for (task, split), (members, problems) in sorted(folder_problems(folder).items()):
             on_number = numbers = 0
             for record in members:
                 target = problems[record["id"]]["target"].split()
@@ -199,8 +196,7 @@ def table(folders: list[Path]) -> str:
     ]
     examples = []
     for folder in folders:
-        records, problems = folder_problems(folder)
-        rows = first_slips(records, problems)
+        rows = folder_first_slips(folder)
         counts = Counter(row["kind"] for row in rows)
         doubled = sum(row["near_doubled"] for row in rows)
         lines.append(f"| `{folder}` | {len(rows)} | " + " | ".join(str(counts[k]) for k in KINDS) + f" | {doubled} |")
