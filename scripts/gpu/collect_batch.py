@@ -6,7 +6,9 @@
 - Every ``results.tar.gz``, in the order given (a later call's copy of a file replaces an earlier one: each tar holds
   the whole ``results/`` of the machine at that call), is unpacked; its run folders (those with a ``summary.json``, a
   ``train.log`` or a ``chain.log``, the chain runner's log of a ``make curriculum`` part; with their ``eval/``),
-  ``scores/`` and part logs (``bg-PART.log``, into ``logs/``) go to ``results/grpo/batch-N/``.
+  ``scores/`` and part logs (``bg-PART.log``, into ``logs/``) go to ``results/grpo/batch-N/``; slip probes
+  (``probe/NAME.json``, ``scripts/analysis/slip_probe.py``'s output) go to ``results/grpo/slip-probe/batch-N-NAME.json``
+  beside the earlier batches' probes.
 - Each adapter (its parts joined, wherever they came back) goes to ``adapters/batch-N/NAME/`` (bf16, as ``back``
   brings them), to be committed in history and dropped from the tree in the next commit, as batches 24-30 did.
 - Then, as batches 29-30's READMEs list: ``scripts/compress_results.py --min_kb 1``, ``scripts/summarize_runs.py``
@@ -72,9 +74,10 @@ RUN_MARKERS = ("summary.json", "train.log", "chain.log")  # a folder with one of
 
 
 def copy_records(results: Path, batch: Path) -> dict[str, list[str]]:
-    """Run folders, ``scores/`` and part logs of an unpacked ``results/`` into the batch folder."""
+    """Run folders, ``scores/`` and part logs of an unpacked ``results/`` into the batch folder; its slip probes
+    (``probe/*.json``) into ``slip-probe/`` beside it, named ``batch-N-NAME.json``."""
     batch.mkdir(parents=True, exist_ok=True)
-    copied: dict[str, list[str]] = {"runs": [], "scores": [], "logs": []}
+    copied: dict[str, list[str]] = {"runs": [], "scores": [], "logs": [], "probes": []}
     for path in sorted(results.iterdir()):
         if path.is_dir() and path.name != "scores" and any((path / marker).exists() for marker in RUN_MARKERS):
             shutil.copytree(path, batch / path.name, dirs_exist_ok=True)
@@ -86,6 +89,11 @@ def copy_records(results: Path, batch: Path) -> dict[str, list[str]]:
     if (results / "scores").is_dir():
         shutil.copytree(results / "scores", batch / "scores", dirs_exist_ok=True)
         copied["scores"] = sorted(p.name for p in (results / "scores").iterdir() if p.is_dir())
+    for probe in sorted((results / "probe").glob("*.json")) if (results / "probe").is_dir() else []:
+        into = batch.parent / "slip-probe" / f"{batch.name}-{probe.name}"
+        into.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(probe, into)
+        copied["probes"].append(str(into.relative_to(batch.parent.parent.parent)))
     return copied
 
 
@@ -129,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{rel}: runs {', '.join(copied['runs']) or '-'}; scores {', '.join(copied['scores']) or '-'}")
     for name, files in adapters.items():
         print(f"adapters/batch-{args.batch}/{name}: {', '.join(sorted(files))}")
+    for probe in copied["probes"]:
+        print(f"slip probe: {probe}")
     print(run_script("scripts/compress_results.py", str(batch), "--min_kb", "1").strip())
     record = args.root / "results" / "grpo" / f"batch-{args.batch}.json"
     print(run_script("scripts/summarize_runs.py", str(batch), str(record), "--note", args.note).rstrip())

@@ -48,6 +48,7 @@ def results_tar(step_count, score, with_scores=True):
         "results/bg-run-a.log": b"part log\n",
         "results/chain-1/chain.log": b"[chain] stage-1: grpo stage-1\n",  # a make curriculum part: its log alone
         "results/not-a-run/stray.txt": b"x",
+        "results/probe/run-a-at-x.json": b'{"problems": %d}' % step_count,  # slip_probe.py's output
     }
     if with_scores:
         row = {"task": "stage-1", "n": 1, "nw_score": score, "exact_match": 1.0, "split": "validation"}
@@ -86,6 +87,9 @@ def test_a_batch_is_collected_with_the_later_call_winning_and_its_adapter_joined
     assert not (batch / "not-a-run").exists()  # a folder without summary.json, train.log or chain.log is not a run
     assert (batch / "chain-1" / "chain.log").read_text() == "[chain] stage-1: grpo stage-1\n"
     assert (batch / "scores" / "run-a-validation" / "derailment.json").exists()
+    probe = root / "results" / "grpo" / "slip-probe" / "batch-31-run-a-at-x.json"
+    assert json.loads(probe.read_text()) == {"problems": 12}  # beside the other batches' probes, the later call's
+    assert "slip probe: results/grpo/slip-probe/batch-31-run-a-at-x.json" in proc.stdout
     record = json.loads((root / "results" / "grpo" / "batch-31.json").read_text())
     assert record["note"] == "batch 31 here"
     assert record["runs"][0]["steps"] == 12 and record["runs"][0]["final_validation"][0]["nw_score"] == 1.0
