@@ -16,6 +16,9 @@
 #   item 1: i1-num (the numeric register 3x in stage 1's GRPO problems; batch 33 lost it at step 280 to the lease),
 #           and a second run of i1-cut (--cut_word_credit, seed 1): batch 33's i1-cut had no digit cuts and 0.983 on
 #           validation / 0.988 on test; half the committed recipe's runs never cut, so one run said little.
+#           Since session 28 a promotion check scores validation problems 512-575, not 0-63 (which the 256 of every
+#           validation score hold): these two are the first stage-1 runs whose stop is not chosen on the problems
+#           that then report them.
 #
 # Starts, carried (each rides a call of its own or shares one, see Calls; at most 64 MiB a call):
 #   chain-stage-2-fp32: mkdir -p .carry/chain-stage-2-fp32 && for f in adapter_config.json adapter_model.safetensors; do

@@ -1,9 +1,12 @@
 """Curriculum promotion and a time budget: stop a stage when its validation score passes the bar, or time is up.
 
-Every ``every_steps`` steps the policy is scored greedily on the task's first ``n_problems`` validation
-problems (the ``score`` the run passes in: ``training.trainer.greedy_eval``, the same scoring as ``make eval``); at
-``bar`` or above the run stops and its final adapter is the promoted one. Each check is one line in
-``promotion.jsonl`` of the run folder.
+Every ``every_steps`` steps the policy is scored greedily on ``n_problems`` validation problems from index
+``first_problem`` on (the ``score`` the run passes in: ``training.trainer.greedy_eval``, the same scoring as ``make
+eval``); at ``bar`` or above the run stops and its final adapter is the promoted one. Each check is one line in
+``promotion.jsonl`` of the run folder. The run's default ``first_problem`` (512, ``--promotion_first_problem``) keeps
+the checks off the validation problems that ``make eval`` scores (the first 256): a run stopped where problems 0-63
+first read the bar scored higher on the 256 that hold them than on test (batch 32's i1-fs: 0.995 on its check, 0.992
+on validation, 0.973 on test).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ class StagePromotion(TrainerCallback):
     """Stops training when the validation score reaches ``bar`` (checked every ``every_steps`` steps).
 
     ``score(model, tokenizer, dtype, n_problems)``: the eval row (``model_cards.eval_results.EvalRow``) of the
-    policy on the task's first ``n_problems`` validation problems.
+    policy on the task's validation problems ``first_problem .. first_problem + n_problems - 1``.
     """
 
     summary_key = "promoted_at"  # the run summary's name for stopped_at
@@ -34,8 +37,10 @@ class StagePromotion(TrainerCallback):
         score,
         score_label: str = "score",
         report=print,
+        first_problem: int = 0,
     ):
         self.task, self.bar, self.every_steps, self.n_problems = task, bar, every_steps, n_problems
+        self.first_problem = first_problem
         self.score, self.score_label = score, score_label
         self.path = Path(path)
         self.report = report
@@ -57,6 +62,7 @@ class StagePromotion(TrainerCallback):
             "task": self.task,
             f"validation_{row.score_name}": score,
             "validation_exact_match": row.exact_match,
+            "validation_problems": [self.first_problem, self.first_problem + row.n],  # from, to (not included)
             "bar": self.bar,
         }
         if state.is_world_process_zero:
@@ -65,8 +71,8 @@ class StagePromotion(TrainerCallback):
         passed = score >= self.bar
         self.report(
             f"validation at step {state.global_step}: {self.task} {self.score_label} {score:.3f}, exact "
-            f"{row.exact_match:.0%} over {row.n} problems (bar {self.bar})"
-            + ("; promoted: stopping the stage" if passed else "")
+            f"{row.exact_match:.0%} over {row.n} problems ({self.first_problem}-{self.first_problem + row.n - 1}; "
+            f"bar {self.bar})" + ("; promoted: stopping the stage" if passed else "")
         )
         if passed:
             self.stopped_at = state.global_step

@@ -169,23 +169,25 @@ def stage_limits(run_args: RunArguments, task, output_dir: Path, average=None) -
 
     With a weight ``average``, promotion scores the average: the adapter the run would ship at that step.
     """
+    from dataset_builders import tasks
     from training.callbacks.promotion import StagePromotion, TimeBudget
     from training.callbacks.stop_on_signal import StopOnSignal
-    from training.trainer.greedy_eval import evaluate_model
+    from training.trainer.greedy_eval import ProblemSet, evaluate_sets
+
+    first = run_args.promotion_first_problem
+    checked: list[ProblemSet] = []  # drawn at the first check, the same problems at every check
 
     def score(model, tokenizer, dtype, n_problems):
-        """The policy's eval row on the task's first ``n_problems`` validation problems (greedy)."""
+        """The policy's eval row (greedy) on the task's validation problems ``first .. first + n_problems - 1`` (the
+        published validation problems of the task's own seed, as ``make eval`` draws them)."""
+        if not checked:
+            eval_task = tasks.get(task.name)
+            checked.append(
+                ProblemSet(eval_task, "validation", list(eval_task.problems("validation", first + n_problems))[first:])
+            )
         with average.swapped_in(model) if average is not None else contextlib.nullcontext():
-            return evaluate_model(
-                model,
-                tokenizer,
-                [task.name],
-                n_problems,
-                "validation",
-                "trained",
-                batch_size=n_problems,
-                log=lambda line: None,
-                dtype=dtype,
+            return evaluate_sets(
+                model, tokenizer, checked, "trained", batch_size=n_problems, log=lambda line: None, dtype=dtype
             )[0]
 
     limits = []
@@ -200,6 +202,7 @@ def stage_limits(run_args: RunArguments, task, output_dir: Path, average=None) -
                 score,
                 score_label=task.score_label,
                 report=report,
+                first_problem=first,
             )
         )
     if run_args.max_train_minutes is not None:

@@ -54,6 +54,7 @@ RULES = {
     "promotion_bar": within(0, 1),  # 0: the first check promotes (the promotion test's random model scores 0)
     "promotion_every": whole(1),
     "promotion_problems": whole(1),
+    "promotion_first_problem": whole(0),
     "max_train_minutes": above(0),
     "dynamic_sampling_rounds": whole(0),
     "collapse_zero_std_fraction": within(0, 1, low_open=True),

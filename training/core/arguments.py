@@ -274,6 +274,14 @@ class RunArguments:
     )
     promotion_every: int = field(default=20, metadata={"help": "steps between validation checks for promotion"})
     promotion_problems: int = field(default=64, metadata={"help": "validation problems per promotion check"})
+    promotion_first_problem: int = field(
+        default=512,
+        metadata={
+            "help": "the index of the first validation problem a promotion check scores (default 512: past the 256 "
+            "that `make eval` and the recipe comparisons score and the arithmetic control's 512, so a stage is not "
+            "stopped on the problems that then report it)"
+        },
+    )
     allow_untested_trl: bool = field(
         default=False,
         metadata={

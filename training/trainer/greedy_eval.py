@@ -1,7 +1,7 @@
 """Greedy evaluation on the fast sampler: each task's problems of a split, scored by the task itself.
 
-``make eval`` (``training.cli.evaluate``, through ``evaluate_sets``) and curriculum promotion
-(``training.callbacks.promotion``, through the ``score`` the run passes it: ``evaluate_model``) score the same way;
+``make eval`` (``training.cli.evaluate``) and curriculum promotion (``training.callbacks.promotion``, through the
+``score`` the run passes it) score the same way, through ``evaluate_sets``;
 ``problem_records`` are the lines of ``problems.jsonl``.
 """
 
@@ -12,7 +12,6 @@ import time
 from contextlib import nullcontext
 from dataclasses import dataclass
 
-from dataset_builders import tasks
 from dataset_builders.prompts import chat_prompt_ids, completion_text, end_token_ids
 from model_cards.eval_results import EvalRow
 from training.core.slip_diagnostics import SlipDiagnostics, WordTokens, slip_fields
@@ -90,42 +89,6 @@ def eval_token_bars(where: str, budget: int, problems: int, delay: float = TOKEN
         return token_bar(f"{where}: problems {first}-{first + size - 1} of {problems}", budget, delay)
 
     return batch_tokens
-
-
-def evaluate_model(
-    model,
-    tokenizer,
-    task_names: list[str],
-    n: int,
-    split: str,
-    label: str,
-    batch_size: int,
-    log=print,
-    dtype=None,
-    samples: list[dict] | None = None,
-    samples_per_task: int = 0,
-    problems_out: list[dict] | None = None,
-    with_completions: bool = False,
-) -> list[EvalRow]:
-    """Score ``model`` (a causal LM, with or without a peft adapter) greedily on ``n`` problems of ``split`` of
-    each task named (see ``evaluate_sets``)."""
-    sets = []
-    for name in task_names:
-        task = tasks.get(name)
-        sets.append(ProblemSet(task, split, list(task.problems(split, n))))
-    return evaluate_sets(
-        model,
-        tokenizer,
-        sets,
-        label,
-        batch_size,
-        log=log,
-        dtype=dtype,
-        samples=samples,
-        samples_per_task=samples_per_task,
-        problems_out=problems_out,
-        with_completions=with_completions,
-    )
 
 
 def evaluate_sets(

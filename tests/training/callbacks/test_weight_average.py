@@ -131,19 +131,21 @@ def test_a_run_ships_the_average_as_final_and_the_last_weights_as_final_raw(tiny
 
 
 def test_promotion_checks_score_the_average(monkeypatch, tmp_path):
-    """The bar is checked on the adapter the run would ship, and training goes on with its own weights."""
+    """The bar is checked on the adapter the run would ship, and training goes on with its own weights. The checks
+    score validation problems from 512 on, past the 256 that make eval scores, the same ones at every check."""
     from dataset_builders import tasks
     from training.cli import train
     from training.core.arguments import RECIPES_DIR, parse_run_arguments
     from training.trainer import greedy_eval
 
-    seen = []
+    seen, problems = [], []
 
-    def fake_eval(model, *args, **kwargs):
+    def fake_eval(model, tokenizer, sets, *args, **kwargs):
         seen.append(model.a.tolist())
+        problems.append([row["id"] for problem_set in sets for row in problem_set.rows])
         return [SimpleNamespace(score=0.5)]
 
-    monkeypatch.setattr(greedy_eval, "evaluate_model", fake_eval)
+    monkeypatch.setattr(greedy_eval, "evaluate_sets", fake_eval)
     run_args, _, _ = parse_run_arguments(["--config", str(RECIPES_DIR / "stage-1.yaml")])
     model = toy_model()
     average = WeightAverage(0.5)
@@ -153,6 +155,9 @@ def test_promotion_checks_score_the_average(monkeypatch, tmp_path):
     promotion = train.stage_limits(run_args, tasks.get("stage-1"), tmp_path, average)[0]
     assert promotion.score(model, None, None, 3).score == 0.5
     assert seen == [[2.0, 2.0]] and model.a.tolist() == [4.0, 4.0]
+    assert problems == [[f"10w-validation-seed0-{i:07d}" for i in (512, 513, 514)]] and promotion.first_problem == 512
+    promotion.score(model, None, None, 3)
+    assert problems[1] == problems[0]
 
 
 def test_before_its_start_step_the_average_is_the_weights():

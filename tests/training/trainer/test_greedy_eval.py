@@ -72,7 +72,8 @@ def test_eval_stops_at_every_end_token_the_model_declares(tiny_model_dir, monkey
     next turn's <|im_start|>)."""
     import training.trainer.graph_sampler
     from base_models.models import load_model
-    from training.trainer.greedy_eval import evaluate_model
+    from dataset_builders import tasks
+    from training.trainer.greedy_eval import ProblemSet, evaluate_sets
 
     seen = []
 
@@ -85,7 +86,9 @@ def test_eval_stops_at_every_end_token_the_model_declares(tiny_model_dir, monkey
     model, tokenizer = load_model(str(tiny_model_dir), device="cpu")
     turn_end = tokenizer.eos_token_id + 1
     model.generation_config.eos_token_id = [turn_end]
-    evaluate_model(model, tokenizer, ["arithmetic"], 2, "test", "trained", 2, log=lambda *_: None)
+    arithmetic = tasks.get("arithmetic")
+    problem_set = ProblemSet(arithmetic, "test", list(arithmetic.problems("test", 2)))
+    evaluate_sets(model, tokenizer, [problem_set], "trained", 2, log=lambda *_: None)
     expected = {tokenizer.eos_token_id, turn_end, *tokenizer.all_special_ids}
     assert (
         seen
