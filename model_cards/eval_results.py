@@ -10,8 +10,9 @@ One definition for both sides::
 
 ``task`` is a task name of ``dataset_builders.tasks`` (``stage-1`` ... ``stage-6``, ``arithmetic``); ``label`` is
 ``baseline`` or ``trained``; ``split`` is ``test`` (the in-register held-out texts), ``out_of_register`` (texts of
-the registers held out of training), ``validation``, or ``data`` (problems made from the user's texts, which
-``data`` describes; absent otherwise). Each row holds its task's main score (``Task.score_name``): curriculum rows
+the registers held out of training), ``out_of_register_validation`` (other documents of those registers, to choose
+recipes on), ``validation``, or ``data`` (problems made from the user's texts, which ``data`` describes; absent
+otherwise). Each row holds its task's main score (``Task.score_name``): curriculum rows
 an ``nw_score``, arithmetic rows ``nw_score: null`` and a ``partial_credit``. Files written before
 ``out_of_register`` and ``data`` existed load as they are.
 """
@@ -26,7 +27,7 @@ from pathlib import Path
 from dataset_builders import tasks
 
 LABELS = ("baseline", "trained")
-SPLITS = ("train", "validation", "test", "out_of_register", "data")
+SPLITS = ("train", "validation", "test", "out_of_register", "out_of_register_validation", "data")
 CARD_SPLITS = ("test", "out_of_register")  # the splits of the published dataset that model cards report
 EVAL_FILE = "eval.json"
 

@@ -9,7 +9,14 @@ from dataset_builders.corpus.build import (
     load_corpus,
     read_corpus,
 )
-from dataset_builders.corpus.passages import ALL_SPLITS, OUT_OF_REGISTER, SPLITS, Passage
+from dataset_builders.corpus.passages import (
+    ALL_SPLITS,
+    HELD_OUT_VALIDATION_SOURCES,
+    OUT_OF_REGISTER,
+    OUT_OF_REGISTER_VALIDATION,
+    SPLITS,
+    Passage,
+)
 from dataset_builders.corpus.sources import DEFAULT_SOURCES, SOURCES
 
 __all__ = [
@@ -17,7 +24,9 @@ __all__ = [
     "Corpus",
     "DEFAULT_HELD_OUT_REGISTERS",
     "DEFAULT_SOURCES",
+    "HELD_OUT_VALIDATION_SOURCES",
     "OUT_OF_REGISTER",
+    "OUT_OF_REGISTER_VALIDATION",
     "Passage",
     "SOURCES",
     "SPLITS",

@@ -19,7 +19,8 @@ from dataset_builders.fetch import FetchError, cache_dir
 logger = logging.getLogger(__name__)
 
 COUNT_THRESHOLDS = (500, 1000)
-# Registers held out of train, validation and test: their works form the out_of_register split.
+# Registers held out of train, validation and test: their works form the out_of_register split (those of
+# passages.HELD_OUT_VALIDATION_SOURCES the out_of_register_validation split).
 DEFAULT_HELD_OUT_REGISTERS = ("technical",)
 
 

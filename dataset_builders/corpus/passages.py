@@ -10,7 +10,12 @@ from dataset_builders.corpus.works import Work
 
 SPLITS = ("train", "validation", "test")
 OUT_OF_REGISTER = "out_of_register"  # every work of a held-out register: never in train, validation or test
-ALL_SPLITS = (*SPLITS, OUT_OF_REGISTER)
+# The held-out register's choice split: the works of these sources, when their register is held out, go here and
+# not to out_of_register, so that a recipe aimed at the held-out register is chosen on other documents than the
+# ones that report it (as validation is to test in register).
+OUT_OF_REGISTER_VALIDATION = "out_of_register_validation"
+HELD_OUT_VALIDATION_SOURCES = ("sphinx-docs",)
+ALL_SPLITS = (*SPLITS, OUT_OF_REGISTER, OUT_OF_REGISTER_VALIDATION)
 
 
 @dataclass(frozen=True)
@@ -60,14 +65,16 @@ def assign_splits(
     validation_fraction: float = 0.1,
     held_out_registers: tuple[str, ...] = (),
 ) -> dict[str, str]:
-    """work_id -> split. Works of ``held_out_registers`` all go to ``out_of_register``. Per source, the other
-    works in order of sha256(work_id) fill test, then validation, each up to its fraction of the source's words
-    (skipping works that would overshoot it by half); the rest is train. Sources of < 3 works are all train."""
+    """work_id -> split. Works of ``held_out_registers`` all go to ``out_of_register``, but those of
+    ``HELD_OUT_VALIDATION_SOURCES`` to ``out_of_register_validation``. Per source, the other works in order of
+    sha256(work_id) fill test, then validation, each up to its fraction of the source's words (skipping works that
+    would overshoot it by half); the rest is train. Sources of < 3 works are all train."""
     by_source: dict[str, list[Work]] = defaultdict(list)
     assignment: dict[str, str] = {}
     for work in works:
         if work.register in held_out_registers:
-            assignment[work.work_id] = OUT_OF_REGISTER
+            held_out_for_choice = work.source in HELD_OUT_VALIDATION_SOURCES
+            assignment[work.work_id] = OUT_OF_REGISTER_VALIDATION if held_out_for_choice else OUT_OF_REGISTER
         else:
             by_source[work.source].append(work)
     for source_works in by_source.values():

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dataset_builders.corpus.cleaning import clean_gutenberg, clean_plain, clean_sotu
-from dataset_builders.corpus.django_docs import read_django_docs
+from dataset_builders.corpus.django_docs import read_django_docs, read_sphinx_docs
 from dataset_builders.corpus.factbook import read_factbook
 from dataset_builders.corpus.shakespeare import read_shakespeare
 from dataset_builders.corpus.wikipedia import read_wikipedia
@@ -152,6 +152,7 @@ SOURCES = {
         Source("wikipedia", "reference", read_wikipedia),
         Source("factbook", "numeric", read_factbook),
         Source("django-docs", "technical", read_django_docs),
+        Source("sphinx-docs", "technical", read_sphinx_docs),
     )
 }
 DEFAULT_SOURCES = tuple(SOURCES)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import datasets
 from datasets.builder import Key
 
-from dataset_builders.corpus import OUT_OF_REGISTER, Corpus, load_corpus
+from dataset_builders.corpus import OUT_OF_REGISTER, OUT_OF_REGISTER_VALIDATION, Corpus, load_corpus
 from dataset_builders.fetch import cache_dir
 from dataset_builders.indexing import AddressableConfig, check_integer
 from dataset_builders.interleave_curriculum.doubles import check_doubled_fraction
@@ -65,6 +65,7 @@ class InterleaveCurriculumConfig(AddressableConfig):
 
     n_words: int = 10
     out_of_register_size: int = 512
+    out_of_register_validation_size: int = 256
     register_weights: dict[str, int] | None = None
     scrambled_fraction: float = 0.0
     identifier_fraction: float = 0.0
@@ -76,6 +77,7 @@ class InterleaveCurriculumConfig(AddressableConfig):
         fraction or a long identifier share that make no sense."""
         check_integer("n_words", self.n_words, minimum=1)
         check_integer("out_of_register_size", self.out_of_register_size, minimum=0)
+        check_integer("out_of_register_validation_size", self.out_of_register_validation_size, minimum=0)
         if self.register_weights is not None:
             check_register_weights(self.register_weights)
         check_scrambled_fraction(self.scrambled_fraction)
@@ -118,7 +120,8 @@ def config_name_for(n_words: int) -> str:
 
 class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
     """Interleave problems generated from the embedded corpus; test/validation use only held-out works, and the
-    ``out_of_register`` split only the held-out registers (left out when the corpus holds none)."""
+    ``out_of_register`` split only the held-out registers, ``out_of_register_validation`` (their choice split) only
+    the held-out register's other source (each left out when the corpus holds none)."""
 
     VERSION = datasets.Version("1.0.0")
     BUILDER_CONFIG_CLASS = InterleaveCurriculumConfig
@@ -207,8 +210,11 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
         return self._problems[split]
 
     def _split_generators(self, dl_manager):
-        held_out = self.config.out_of_register_size if self.corpus.split(OUT_OF_REGISTER) else 0
-        return self.config.split_generators(out_of_register=held_out)
+        sizes = {
+            OUT_OF_REGISTER: self.config.out_of_register_size,
+            OUT_OF_REGISTER_VALIDATION: self.config.out_of_register_validation_size,
+        }  # each left out when the corpus holds no text of it
+        return self.config.split_generators(**{s: n if self.corpus.split(s) else 0 for s, n in sizes.items()})
 
     def _generate_examples(self, split: str, blocks: list[tuple[int, int]]):
         problems = self.problems(split)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datasets
 
-from dataset_builders.corpus import ALL_SPLITS, OUT_OF_REGISTER, Corpus
+from dataset_builders.corpus import ALL_SPLITS, OUT_OF_REGISTER, OUT_OF_REGISTER_VALIDATION, Corpus
 from dataset_builders.indexing import size_override, split_dataset
 from dataset_builders.interleave_curriculum.builder import InterleaveCurriculum
 from dataset_builders.interleave_curriculum.stages import stage_words
@@ -74,7 +74,8 @@ def curriculum_dataset(
 ) -> datasets.Dataset:
     """The first ``size`` problems of ``split`` (default: the config's size) as an in-memory ``Dataset``.
 
-    ``split`` is train, validation, test or out_of_register (texts only from the registers held out of the others).
+    ``split`` is train, validation, test, out_of_register (texts only from the registers held out of the others) or
+    out_of_register_validation (the held-out register's choice split: other documents of it).
     ``register_weights`` reweights the train split's register mix only; the other splits keep the fixed mix.
     ``scrambled_fraction`` shuffles the texts of that share of the train split's problems only, and
     ``identifier_fraction`` puts synthetic identifiers in that share of them only (``long_identifier_share`` of those
@@ -92,10 +93,10 @@ def curriculum_dataset(
         doubled_fraction=doubled_fraction,
         **size_override(split, size, ALL_SPLITS),
     )
-    if split == OUT_OF_REGISTER and not builder.corpus.split(OUT_OF_REGISTER):
+    if split in (OUT_OF_REGISTER, OUT_OF_REGISTER_VALIDATION) and not builder.corpus.split(split):
         held_out = ", ".join(builder.corpus.held_out_registers) or "none"
         raise ValueError(
-            f"the corpus has no out_of_register text (registers held out: {held_out}; the source of a "
+            f"the corpus has no {split} text (registers held out: {held_out}; the source of a "
             "held-out register may be missing): build it with python -m dataset_builders.corpus"
         )
     return split_dataset(builder, split)

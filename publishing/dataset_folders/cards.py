@@ -13,9 +13,11 @@ from datasets.info import DatasetInfosDict
 from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard, DatasetCardData
 
+from dataset_builders.corpus import HELD_OUT_VALIDATION_SOURCES
 from dataset_builders.prompts import ARITHMETIC_INSTRUCTION, INTERLEAVE_INSTRUCTION, PROMPT_VERSION
 from publishing.dataset_folders.parquet import data_files
 
+SPLIT_ORDER = ("train", "validation", "test", "out_of_register", "out_of_register_validation")  # tables' columns
 LICENSE_NOTE = (
     "The texts are in the public domain (US State of the Union addresses are works of the US government; "
     "the Gutenberg texts are public-domain books). The generated pairs, targets and numbers add no "
@@ -52,17 +54,15 @@ def register_table(corpus_manifest: dict, shares: dict[str, dict[str, float]]) -
     for name, info in corpus_manifest.get("sources_read", {}).items():
         sources.setdefault(info.get("register", name), []).append(name)
     words = {(r["register"], r["split"]): r["words"] for r in corpus_manifest.get("register_counts", [])}
-    splits = [s for s in ("train", "validation", "test", "out_of_register") if s in shares]
+    splits = [s for s in SPLIT_ORDER if s in shares]
     header = (
-        "| register | sources | corpus words (train / validation / test / out_of_register) | "
+        f"| register | sources | corpus words ({' / '.join(SPLIT_ORDER)}) | "
         + " | ".join(f"share of {s} texts" for s in splits)
         + " |"
     )
     lines = [header, "|" + "---|" * (3 + len(splits))]
     for register in sorted(sources):
-        counts = " / ".join(
-            f"{words.get((register, s), 0):,}" for s in ("train", "validation", "test", "out_of_register")
-        )
+        counts = " / ".join(f"{words.get((register, s), 0):,}" for s in SPLIT_ORDER)
         cells = " | ".join(f"{shares[s].get(register, 0.0):.1%}" for s in splits)
         lines.append(f"| {register} | {', '.join(sources[register])} | {counts} | {cells} |")
     return "\n".join(lines)
@@ -88,9 +88,7 @@ def _card(card_data: DatasetCardData, infos: dict[str, datasets.DatasetInfo], de
 
 
 def _rows_table(infos: dict[str, datasets.DatasetInfo], first_column: str, describe) -> str:
-    splits = [
-        s for s in ("train", "validation", "test", "out_of_register") if any(s in i.splits for i in infos.values())
-    ]
+    splits = [s for s in SPLIT_ORDER if any(s in i.splits for i in infos.values())]
     lines = [f"| {first_column} | " + " | ".join(splits) + " |", "|---|" + "---|" * len(splits)]
     for name, info in infos.items():
         rows = {s: f"{i.num_examples:,}" for s, i in info.splits.items()}
@@ -161,10 +159,10 @@ def curriculum_card(
             if (name, "test") in counts
             else ""
         )
-        + (
-            f" (all {counts[(name, 'out_of_register')]['works']} out_of_register)"
-            if (name, "out_of_register") in counts
-            else ""
+        + "".join(
+            f" (all {counts[(name, split)]['works']} {split})"
+            for split in ("out_of_register", "out_of_register_validation")
+            if (name, split) in counts
         )
         + f". Licence: {info.get('license') or 'see the source'}."
         for name, info in sources.items()
@@ -190,10 +188,12 @@ print(test[0]["prompt"], test[0]["target"])
 
 {_rows_table(infos, "config", lambda name: f"{n_words[name]} words per text")}
 
-`validation`, `test` and `out_of_register` are complete; `train` is a fixed sample of the problems that the
-generator produces on the fly for training (problem *i* for *i* = 0, 1, ...). `out_of_register` holds texts only
-from the register(s) held out of the other splits ({held_out}): scores on it beside `test` tell whether a model
-learned the skill or the training registers.
+`validation`, `test`, `out_of_register` and `out_of_register_validation` are complete; `train` is a fixed sample of
+the problems that the generator produces on the fly for training (problem *i* for *i* = 0, 1, ...).
+`out_of_register` holds texts only from the register(s) held out of the other splits ({held_out}): scores on it
+beside `test` tell whether a model learned the skill or the training registers. `out_of_register_validation` holds
+texts of the same held-out register(s) from another source (other documents): choose recipes aimed at the held-out
+register on it, as on `validation` in register, and keep `out_of_register` for reporting.
 
 ## Registers
 
@@ -229,7 +229,7 @@ An example (`{example["id"]}`):
   10% of each source's words each for test and validation), so `test` and `validation` text comes only from
   works that never appear in `train`. Corpus fingerprint `{corpus_manifest.get("fingerprint", "")[:16]}`.
 - **Registers**: works of {held_out} never enter train, validation or test; they make the `out_of_register`
-  split whole.
+  split whole, but for those of {", ".join(HELD_OUT_VALIDATION_SOURCES)}, which make `out_of_register_validation`.
 - **Fragments** start at a sentence start and take the next *n* words of one passage. Text A and Text B
   come from passages of two different works of the same split.
 - **Problem i** of a split is a pure function of (seed, split, i): *i* picks a register pair (the stratified

@@ -52,12 +52,12 @@ def write_curriculum_folder(
     repo: str | None = None,
     command: str = "",
 ) -> Path:
-    """Parquet for each curriculum config and split (``out_of_register`` as large as test), plus README.md and
-    LICENSE, under ``out/interleave-curriculum``."""
+    """Parquet for each curriculum config and split (``out_of_register`` as large as test,
+    ``out_of_register_validation`` as validation), plus README.md and LICENSE, under ``out/interleave-curriculum``."""
     folder = Path(out) / CURRICULUM_FOLDER
     _prepare_folder(folder, curriculum_license(corpus.manifest))
     infos, n_words = {}, {}
-    for name in configs:  # out_of_register is as large as test
+    for name in configs:  # out_of_register is as large as test, out_of_register_validation as validation
         builder = InterleaveCurriculum(
             name,
             corpus=corpus,
@@ -66,6 +66,7 @@ def write_curriculum_folder(
             validation_size=validation_size,
             test_size=test_size,
             out_of_register_size=test_size,
+            out_of_register_validation_size=validation_size,
         )
         logger.info("interleave curriculum %s (%d words per text)", name, builder.config.n_words)
         infos[name] = write_config_parquet(builder, folder)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -24,7 +25,10 @@ def write_config_parquet(builder: datasets.DatasetBuilder, folder: Path) -> data
         shutil.rmtree(dest, ignore_errors=True)
         dest.mkdir(parents=True)
         for split in builder.info.splits:
-            files = sorted(prepared.glob(f"{builder.dataset_name}-{split}*.parquet"))
+            # datasets names them NAME-SPLIT.parquet or NAME-SPLIT-NNNNN-of-NNNNN.parquet: matched whole, so that
+            # out_of_register does not take out_of_register_validation's files
+            shard = re.compile(rf"{re.escape(builder.dataset_name)}-{re.escape(split)}(-\d{{5}}-of-\d{{5}})?\.parquet")
+            files = sorted(path for path in prepared.glob("*.parquet") if shard.fullmatch(path.name))
             if not files:
                 raise RuntimeError(f"{config}: datasets wrote no parquet file for split {split} in {prepared}")
             for k, path in enumerate(files):

@@ -110,6 +110,7 @@ FIRST=$LAB/carry/s6-lt-a   # batch 31's first part of stage 6 (from n5-lt)
 N4=$LAB/carry/n4-eq3       # batch 25's stage 4 by stage-4.yaml (n5-lt's start)
 IDF="sft-stage-6-help-identifiers"
 CHAIN=$LAB/chain
+CHAIN_SLIPS=results/grpo/slip-probe/batch-32-chain-stage-1-test.json  # the chain's stage-1 first slips on test
 # ema_scores NAME STAGES SPLIT...: NAME's average (final) on each SPLIT and its last weights (final-raw) on
 # validation, stages STAGES, all at once
 ema_scores() {
@@ -117,18 +118,6 @@ ema_scores() {
   for split in "$@"; do score $name $LAB/runs/$name/final $split $stages & done
   score $name-raw $LAB/runs/$name/final-raw validation $stages &
   wait
-}
-# probe_at_slips RUN...: slip_probe.py --at the chain's stage-1 first slips on test (batch 32), for each RUN's final
-# adapter in $LAB/runs (one that is missing is said and skipped)
-probe_at_slips() {
-  local at=results/grpo/slip-probe/batch-32-chain-stage-1-test.json
-  [ -n "$DRY_RUN" ] || [ -f $at ] || { echo "no $at here: copy it into the carried tree (see Calls)"; return 1; }
-  mkdir -p $LAB/results/probe
-  for run in "$@"; do
-    [ -n "$DRY_RUN" ] || [ -f $LAB/runs/$run/final/adapter_model.safetensors ] || { echo "no $run to probe"; continue; }
-    python3 scripts/analysis/slip_probe.py $LAB/runs/$run/final --model $M --at $at \
-      --out $LAB/results/probe/$run-at-chain-stage-1-test.json 2>&1 | tail -8
-  done
 }
 case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_33.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
@@ -153,8 +142,8 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
     CLOCK=10 stage1 i1-num --register_weights numeric=3 ;;
   i1-num-score) score_both i1-num ;;
   i1-num-report) report_stage1 i1-num ;;
-  probe-report) probe_at_slips sft-start i1-cut ;;
-  probe-num-report) probe_at_slips i1-num ;;
+  probe-report) probe_at_slips $CHAIN_SLIPS sft-start i1-cut ;;
+  probe-num-report) probe_at_slips $CHAIN_SLIPS i1-num ;;
   chain-35) wait_for $LAB/carry/chain-stage-2-fp32/adapter_model.safetensors || exit 1
     wait_for $LAB/carry/chain-stage-1/adapter_model.safetensors || exit 1
     mkdir -p $CHAIN/stage-1 $CHAIN/stage-2 $LAB/results/chain-35

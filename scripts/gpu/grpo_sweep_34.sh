@@ -32,6 +32,10 @@
 #   chain-stage-4, chain-stage-5-fp32: the same from eafc958:adapters/batch-33/NAME/
 # Each run of this script first copies every carried adapter (.carry/NAME/) to $LAB/carry/NAME/; a part that needs one
 # waits for it.
+# Bundles: `bash scripts/gpu/pack.sh` again first. Session 28 added sphinx-docs to the corpus as the held-out
+# register's choice split (out_of_register_validation); setup.sh points INTERLEAVE_GRPO_CORPUS at the carried corpus,
+# so bundles packed before would still serve this batch (its other splits are the same passages) but lack that
+# split. No part of this batch scores it.
 # Calls: results/ moved out of the tree (mv results /work/results-hidden; back before any commit) but for the slip
 # probe that the probe reports read (mkdir -p results/grpo/slip-probe && cp /work/results-hidden/grpo/slip-probe/
 # batch-32-chain-stage-1-test.json results/grpo/slip-probe/); .gpu/1, .gpu/2, .gpu/3 alone, each
@@ -97,19 +101,8 @@ C2=$LAB/carry/chain-stage-2-fp32  # batch 32's chain stage 2 (float32, as traine
 C4=$LAB/carry/chain-stage-4       # batch 33's chain stage 4 (bf16)
 C5=$LAB/carry/chain-stage-5-fp32  # batch 33's chain stage 5 (float32, as trained)
 CHAIN=$LAB/chain
+CHAIN_SLIPS=results/grpo/slip-probe/batch-32-chain-stage-1-test.json  # the chain's stage-1 first slips on test
 S6=$CHAIN/stage-6/final
-# probe_at_slips RUN...: slip_probe.py --at the chain's stage-1 first slips on test (batch 32), for each RUN's final
-# adapter in $LAB/runs (one that is missing is said and skipped)
-probe_at_slips() {
-  local at=results/grpo/slip-probe/batch-32-chain-stage-1-test.json
-  [ -n "$DRY_RUN" ] || [ -f $at ] || { echo "no $at here: copy it into the carried tree (see Calls)"; return 1; }
-  mkdir -p $LAB/results/probe
-  for run in "$@"; do
-    [ -n "$DRY_RUN" ] || [ -f $LAB/runs/$run/final/adapter_model.safetensors ] || { echo "no $run to probe"; continue; }
-    python3 scripts/analysis/slip_probe.py $LAB/runs/$run/final --model $M --at $at \
-      --out $LAB/results/probe/$run-at-chain-stage-1-test.json 2>&1 | tail -8
-  done
-}
 # stage_6_scores SPLIT: the chain's stage 6 on SPLIT, stages 1-6, once it exists
 stage_6_scores() { wait_for $S6/adapter_model.safetensors && score chain-stage-6 $S6 $1 1-6; }
 case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or wait} in
@@ -156,11 +149,11 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
     CLOCK=10 stage1 i1-num --register_weights numeric=3 ;;
   i1-num-score) score_both i1-num ;;
   i1-num-report) report_stage1 i1-num ;;
-  probe-num-report) probe_at_slips i1-num ;;
+  probe-num-report) probe_at_slips $CHAIN_SLIPS i1-num ;;
   i1-cut-s1) wait_for $LAB/runs/sft-start/final/adapter_model.safetensors || exit 1
     CLOCK=10 stage1 i1-cut-s1 --cut_word_credit true --seed 1 ;;
   i1-cut-s1-score) score_both i1-cut-s1 ;;
   i1-cut-s1-report) report_stage1 i1-cut-s1 ;;
-  probe-cut-report) probe_at_slips i1-cut-s1 ;;
+  probe-cut-report) probe_at_slips $CHAIN_SLIPS i1-cut-s1 ;;
 esac
 [ -z "$BG" ] && (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)

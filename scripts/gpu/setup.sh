@@ -130,6 +130,19 @@ wait_parts() {
 CLOCK=${CLOCK:-8}  # minutes of a clocked stage1 part; longer where parts run together, step-matched (stage1 below)
 # (set here, when a sweep sources this file: a sweep's own CLOCK=${CLOCK:-N} after that line changes nothing, as batch
 # 23 found; give another clock as CLOCK=N on the command, or set it before sourcing)
+# probe_at_slips AT RUN...: slip_probe.py --at AT (a slip probe's file: the places to probe) for each RUN's final
+# adapter in $LAB/runs (one that is missing is said and skipped), into $LAB/results/probe/RUN-at-<AT's name>.json
+probe_at_slips() {
+  local at=$1 name; shift
+  name=$(basename $at .json); name=${name#batch-*-}
+  [ -n "$DRY_RUN" ] || [ -f $at ] || { echo "no $at here: copy it into the carried tree (see Calls)"; return 1; }
+  mkdir -p $LAB/results/probe
+  for run in "$@"; do
+    [ -n "$DRY_RUN" ] || [ -f $LAB/runs/$run/final/adapter_model.safetensors ] || { echo "no $run to probe"; continue; }
+    python3 scripts/analysis/slip_probe.py $LAB/runs/$run/final --model $M --at $at \
+      --out $LAB/results/probe/$run-at-$name.json 2>&1 | tail -8
+  done
+}
 # stage1 NAME FLAGS...: stage-1.yaml as committed from the format start ($LAB/runs/sft-start), CLOCK minutes (8: item
 # 1's clock alone; with CLOCK=25 beside other parts, stage-1.yaml's 313 steps stop it); both weights back
 stage1() {

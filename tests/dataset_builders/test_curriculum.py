@@ -195,11 +195,16 @@ def test_builder_prepares_splits_and_custom_lengths(corpus, tmp_path):
         validation_size=10,
         test_size=20,
         out_of_register_size=5,
+        out_of_register_validation_size=6,
     )
     builder.download_and_prepare()
     ds = builder.as_dataset()
-    assert {s: ds[s].num_rows for s in ds} == {"train": 30, "validation": 10, "test": 20, "out_of_register": 5}
+    sizes = {"train": 30, "validation": 10, "test": 20, "out_of_register": 5, "out_of_register_validation": 6}
+    assert {s: ds[s].num_rows for s in ds} == sizes
     assert set(ds["out_of_register"]["register_a"]) == {"technical"}
+    assert {row["source_a"].split("/")[0] for row in ds["out_of_register"]} == {"django-docs"}
+    choice = ds["out_of_register_validation"]
+    assert {row[f"source_{t}"].split("/")[0] for row in choice for t in "ab"} == {"sphinx-docs"}
     assert ds["test"][5] == InterleaveProblems(corpus, "test", 25)[5]
     custom = InterleaveCurriculum(n_words=37, corpus=corpus, cache_dir=str(tmp_path))
     assert custom.config.name == "words-37"

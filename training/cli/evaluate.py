@@ -38,7 +38,7 @@ BASE_ONLY = "base"  # --adapter base: the base model alone
 GPU_PROBLEMS, CPU_PROBLEMS = 256, 8
 GPU_STAGES, CPU_STAGES = "1-6", "1-3"
 DEFAULT_SPLITS = ("test", "out_of_register")
-SPLITS = ("validation", "test", "out_of_register", "train")  # train: the problems a GRPO run starts on
+SPLITS = ("validation", "test", "out_of_register", "out_of_register_validation", "train")  # train: a GRPO run's
 
 
 class EvalInputError(ValueError):
@@ -59,7 +59,7 @@ def parse_stages(spec: str) -> list[int]:
 
 
 def parse_splits(spec: str) -> list[str]:
-    """``"test,out_of_register"`` -> split names (validation, test, out_of_register, train)."""
+    """``"test,out_of_register"`` -> split names (``SPLITS``)."""
     splits = [s for s in spec.replace(" ", "").split(",") if s]
     wrong = [s for s in splits if s not in SPLITS]
     if not splits or wrong:
@@ -206,8 +206,9 @@ def main(argv: list[str] | None = None) -> int:
         "--split",
         dest="splits",
         default=None,
-        help="comma-separated: validation, test, out_of_register, train (default: test,out_of_register; "
-        "tasks without a split skip it). train: the first N train problems, in the order a GRPO run draws them; "
+        help="comma-separated: validation, test, out_of_register, out_of_register_validation (other documents of "
+        "the held-out registers, to choose recipes on), train (default: test,out_of_register; tasks without a split "
+        "skip it). train: the first N train problems, in the order a GRPO run draws them; "
         "its problems.jsonl is what --continuation_cuts reads",
     )
     parser.add_argument(

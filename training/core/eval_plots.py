@@ -8,8 +8,20 @@ from pathlib import Path
 from model_cards.eval_results import EvalRow
 
 LABELS = ("baseline", "trained")
-SPLIT_HATCH = {"test": "", "out_of_register": "//", "validation": "..", "data": "xx"}
-SPLIT_LINE = {"test": "-", "out_of_register": "--", "validation": ":", "data": "-."}
+SPLIT_HATCH = {
+    "test": "",
+    "out_of_register": "//",
+    "out_of_register_validation": "\\\\",
+    "validation": "..",
+    "data": "xx",
+}
+SPLIT_LINE = {
+    "test": "-",
+    "out_of_register": "--",
+    "out_of_register_validation": (0, (5, 1, 1, 1)),
+    "validation": ":",
+    "data": "-.",
+}
 
 
 def _pyplot():

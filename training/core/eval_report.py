@@ -9,6 +9,8 @@ LABELS = ("baseline", "trained")
 SPLIT_TITLES = {
     "test": "test split: in register (held-out works of the training registers)",
     "out_of_register": "out_of_register split: the registers held out of training",
+    "out_of_register_validation": "out_of_register_validation split: other documents of the held-out registers, "
+    "to choose recipes on",
     "validation": "validation split",
     "data": "the user's texts (DATA)",
 }
