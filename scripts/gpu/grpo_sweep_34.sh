@@ -35,7 +35,7 @@
 # Bundles: `bash scripts/gpu/pack.sh` again first. Session 28 added sphinx-docs to the corpus as the held-out
 # register's choice split (out_of_register_validation); setup.sh points INTERLEAVE_GRPO_CORPUS at the carried corpus,
 # so bundles packed before would still serve this batch (its other splits are the same passages) but lack that
-# split. No part of this batch scores it.
+# split, which chain-5-oorv-score scores (it fails alone without it).
 # Calls: results/ moved out of the tree (mv results /work/results-hidden; back before any commit) but for the slip
 # probe that the probe reports read (mkdir -p results/grpo/slip-probe && cp /work/results-hidden/grpo/slip-probe/
 # batch-32-chain-stage-1-test.json results/grpo/slip-probe/); .gpu/1, .gpu/2, .gpu/3 alone, each
@@ -57,7 +57,9 @@
 #                  stages 1-4, at once. chain-4-val-score: chain-stage-4 (carried) on validation, stages 1-4.
 # PART=h5-steps    sft-stage-5-help-long-texts as committed (759 steps) from h4-steps; its adapter back as trained
 #                  (float32, three parts) for a later stage 6. h5-steps-score: on test, stages 1-5.
-# PART=chain-5-oor-score  chain-stage-5-fp32 (carried) out of register, stages 1-5.
+# PART=chain-5-oor-score  chain-stage-5-fp32 (carried) out of register, stages 1-5; chain-5-oorv-score the same on
+#                  out_of_register_validation (the held-out register's choice split, new in session 28: its first
+#                  scores, to read beside out_of_register's before a rule chooses on it).
 # PART=start       a fresh format start (sft-format-start.yaml as committed) into $LAB/runs/sft-start.
 # PART=i1-num      stage-1.yaml from it with --register_weights numeric=3 (CLOCK=10 guards; the recipe's 310 steps and
 #                  its promotion checks decide); the average back. i1-num-score: average and last weights on
@@ -76,7 +78,8 @@
 #     shipped adapter (idf-more) if it meets every stage's goal on test (0.99 / 0.98 / 0.97 / 0.95 / 0.93 / 0.90).
 #     Reported: its out of register against test at each stage (issue 18's 0.03), and the chain's minutes (batch 32's
 #     stages 1-2, batch 33's 3-5, this one's 6, from the chain logs).
-#   issue 18 (reported, no rule): the chain's stage 5 out of register at 200 words against n5-eq12's 0.813.
+#   issue 18 (reported, no rule): the chain's stage 5 out of register at 200 words against n5-eq12's 0.813, and on
+#     out_of_register_validation beside it.
 #   item 1: stage-1.yaml takes register_weights numeric=3 if i1-num's average scores 0.993 or more on validation, and
 #     cut_word_credit if i1-cut-s1's does (the higher if both); item 1 is met if the adopted run scores 0.99 and 90%
 #     exact on test. Reported: both runs' first slips on comma numbers (first_slip_kinds.py --thousands) and their
@@ -87,7 +90,7 @@
 #   4 GPUs: "chain-6 chain-6-score" "h3-steps h4-steps h5-steps h5-steps-score"
 #           "start i1-num i1-num-score chain-4-val-score i1-num-report probe-num-report h4-steps-score chain-6-oor-score"
 #           "i1-cut-s1 i1-cut-s1-score h3-steps-score i1-cut-s1-report probe-cut-report chain-5-oor-score
-#           chain-6-val-score"
+#           chain-5-oorv-score chain-6-val-score"
 #           (~27, ~27, ~28, ~28 minutes; the starts come 1-3 minutes into the lanes)
 #   2 GPUs: "chain-6 chain-6-score" "h3-steps h4-steps h4-steps-score chain-4-val-score h3-steps-score" (~27, ~24);
 #           stage 5 from h4-steps and item 1 lead the batch after.
@@ -127,6 +130,8 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   chain-6-oor-score) stage_6_scores out_of_register ;;
   chain-5-oor-score) wait_for $C5/adapter_model.safetensors || exit 1
     score chain-stage-5 $C5 out_of_register 1-5 ;;
+  chain-5-oorv-score) wait_for $C5/adapter_model.safetensors || exit 1
+    score chain-stage-5 $C5 out_of_register_validation 1-5 ;;
   h3-steps) wait_for $C2/adapter_model.safetensors || exit 1
     help_alone h3-steps sft-stage-3-help-7m $C2 12 --max_steps 1356 ;;
   h3-steps-score) wait_for $LAB/runs/h3-steps/final/adapter_model.safetensors || exit 1
