@@ -33,6 +33,12 @@ def stream_word(index: int, len_a: int, len_b: int) -> tuple[str | None, int]:
     return stream, index // 2 if index < 2 * common else common + index - 2 * common
 
 
+def first_difference(a: list, b: list) -> int:
+    """The first position where two sequences (words, tokens) differ; the shorter one's length when one is the
+    other's start."""
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+
+
 def places_repeat(words: list[str]) -> list[bool]:
     """Per word of a text, whether the two words before it occur again as a pair in it: the place to continue
     from is ambiguous there."""

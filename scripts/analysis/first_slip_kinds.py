@@ -40,7 +40,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from scripts.first_slip_words import slip_groups  # noqa: E402
+from scripts.first_slip_words import first_difference, slip_groups  # noqa: E402
 from scripts.summarize_runs import read_jsonl  # noqa: E402
 
 KINDS = (
@@ -99,7 +99,7 @@ def first_slips(records: list[dict], problems: dict[str, dict]) -> list[dict]:
             raise SystemExit(f"{record['id']}: no completion text; evaluate with --completions")
         target = problems[record["id"]]["target"].split()
         completion = record["completion"].split()
-        at = next((i for i, (t, c) in enumerate(zip(target, completion)) if t != c), min(len(target), len(completion)))
+        at = first_difference(target, completion)
         if at >= len(target):  # every target word written: it runs on after them, or differs only in spacing
             rows.append({"id": record["id"], "kind": "other", "near_doubled": False, "want": None, "wrote": None})
             continue

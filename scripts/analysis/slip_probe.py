@@ -28,6 +28,7 @@ from base_models.models import load_model  # noqa: E402
 from dataset_builders import tasks  # noqa: E402
 from dataset_builders.prompts import end_token_ids  # noqa: E402
 from scripts.analysis.group_samples import prompt_tensor, sample_group  # noqa: E402
+from scripts.first_slip_words import first_difference  # noqa: E402
 
 
 def main() -> None:
@@ -65,7 +66,7 @@ def main() -> None:
             continue
         texts = sample_group(model, tokenizer, ends, prompt, args.k, budget)
         exact_samples = sum(t.split() == reference.split() for t in texts)
-        slip = next((i for i, (a, b) in enumerate(zip(greedy, want)) if a != b), min(len(greedy), len(want)))
+        slip = first_difference(greedy, want)
         probs, right = at_slip(model, prompt, want, slip, ends)
         chosen = greedy[slip] if slip < len(greedy) else ends[0]
         records.append(
