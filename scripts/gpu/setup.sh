@@ -93,11 +93,21 @@ back() {
   mkdir -p $LAB/out/$1 && cp $2/adapter_config.json $2/adapter_model.safetensors $LAB/out/$1/ && bf16 $LAB/out/$1
   pack_out adapter-$1 out/$1
 }
+# code_snapshot: the working tree, but for what lives outside the code (.lab, .gpu, .carry, .git, .venv), copied to a
+# new folder $LAB/code/N, whose path it prints. Parts started in the background run there: every device call copies
+# the working tree in again, and a part that starts python while one does can find a module missing (batch 34's
+# i1-num: "No module named training.cli.train" as the next call's tree arrived, so it never ran)
+code_snapshot() {
+  local dest=$LAB/code/$(date +%s%N)
+  mkdir -p $dest && tar c --exclude=./.lab --exclude=./.gpu --exclude=./.carry --exclude=./.git --exclude=./.venv . \
+    | tar x -C $dest && echo $dest
+}
 # start_parts SCRIPT: PARTS="a b ..." of SCRIPT (PART=a bash SCRIPT, ...) in a new process session (setsid), so that
 # they outlive the call (a command's other processes are killed when it returns); one after another, or all at once
 # with TOGETHER=1. Each part's log is $LAB/results/bg-PART.log; its $OUT files reach $LAB/outbox once the part ends
 # (whole, so that wait_parts never moves half a file). A part sees BG=1 (its script skips the closing results tar).
 start_parts() {
+  local code=${CODE:-$(code_snapshot)}
   mkdir -p $LAB/outbox $LAB/running
   run_part() {
     touch $LAB/running/$2; mkdir -p $LAB/staging/$2
@@ -106,16 +116,17 @@ start_parts() {
   }
   export -f run_part; export LAB CLOCK ARITH_STEPS FROM BACK_RAW
   if [ -n "$TOGETHER" ]; then
-    for p in ${PARTS:?}; do setsid nohup bash -c "run_part $1 $p" < /dev/null > /dev/null 2>&1 & done
+    for p in ${PARTS:?}; do setsid nohup bash -c "cd $code && run_part $1 $p" < /dev/null > /dev/null 2>&1 & done
   else
-    setsid nohup bash -c "for p in ${PARTS:?}; do run_part $1 \$p; done" < /dev/null > /dev/null 2>&1 &
+    setsid nohup bash -c "cd $code && for p in ${PARTS:?}; do run_part $1 \$p; done" < /dev/null > /dev/null 2>&1 &
   fi
   sleep 5; echo "started: $PARTS"; ls $LAB/running
 }
 # start_lanes SCRIPT "PARTS of GPU 0" "PARTS of GPU 1" ...: on a machine of several GPUs, one lane of parts a GPU, each
 # lane's parts one after another (start_parts with CUDA_VISIBLE_DEVICES=N); TOGETHER=1 runs each lane's parts at once
 start_lanes() {
-  local script=$1 gpu=0; shift
+  local script=$1 gpu=0 CODE; shift
+  CODE=$(code_snapshot)   # one copy for every lane
   for lane in "$@"; do CUDA_VISIBLE_DEVICES=$gpu PARTS="$lane" start_parts $script; gpu=$((gpu + 1)); done
 }
 # wait_parts: wait (at most WAIT s, 540 by default) while any started part runs; print each part log's last lines;

@@ -141,3 +141,23 @@ def test_every_flag_of_the_newest_sweep_is_one_its_commands_know():
     code = "\n".join(line.split("#", 1)[0] for line in text.splitlines())  # comments may name flags in prose
     unknown = sorted(set(re.findall(r"(?<![\w-])--[a-z][a-z0-9_]*", code)) - known)
     assert not unknown, f"{SWEEPS[-1].name} uses flags no entry point knows: {unknown}"
+
+
+def test_background_parts_run_from_a_copy_of_the_tree(tmp_path):
+    """A device call copies the working tree in again while parts started by an earlier call run; batch 34's i1-num
+    started python as one did and found its module missing. Parts run from a copy made when they were started: a
+    file the next call replaces is still the one the part started with."""
+    tree, lab = tmp_path / "tree", tmp_path / "lab"
+    (tree / "scripts" / "gpu").mkdir(parents=True)
+    (tree / "scripts" / "gpu" / "setup.sh").write_text((REPO_ROOT / "scripts" / "gpu" / "setup.sh").read_text())
+    (tree / "marker.txt").write_text("the tree the part started with\n")
+    (tree / "part.sh").write_text("while [ ! -f $LAB/go ]; do sleep 0.1; done; cat marker.txt\n")
+    call = (
+        "source scripts/gpu/setup.sh; PARTS=p start_parts part.sh >/dev/null\n"
+        "echo 'a later call tree' > marker.txt; touch $LAB/go\n"  # the next call's copy arrives, then the part reads
+        'for _ in $(seq 100); do [ -z "$(ls $LAB/running)" ] && break; sleep 0.1; done; cat $LAB/results/bg-p.log\n'
+    )
+    env = {**os.environ, "DRY_RUN": str(tmp_path / "dry.log"), "LAB": str(lab)}
+    proc = subprocess.run(["bash", "-c", call], cwd=tree, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip() == "the tree the part started with", proc.stdout + proc.stderr
+    assert not (lab / "code").exists() or all(not (copy / ".lab").exists() for copy in (lab / "code").iterdir())
