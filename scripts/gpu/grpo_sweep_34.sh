@@ -112,18 +112,7 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   bg) start_parts scripts/gpu/grpo_sweep_34.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
   wait) wait_parts ;;
   chain-6) wait_for $C5/adapter_model.safetensors || exit 1
-    mkdir -p $CHAIN/stage-5 $LAB/results/chain-6
-    [ -d $CHAIN/stage-5/final ] || cp -r $C5 $CHAIN/stage-5/final
-    for n in 1 2 3 4; do   # the runner skips a step whose final/ holds an adapter_config.json
-      mkdir -p $CHAIN/stage-$n/final && cp $C5/adapter_config.json $CHAIN/stage-$n/final/
-    done
-    timeout -s TERM 1740 python3 -m training.cli.curriculum --chain training/recipes/chains/curriculum.yaml \
-      --runs_dir $CHAIN --model $M --step_args=--report_to=none --until stage-6 \
-      > $LAB/results/chain-6/chain.log 2>&1
-    # stage 6's two helps' records (part 1 in supervised-help/, part 2 in supervised-help-2/), and the stage's own
-    cp -r $CHAIN/stage-6/supervised-help/results $LAB/results/chain-stage-6-help 2>/dev/null
-    cp -r $CHAIN/stage-6/supervised-help-2/results $LAB/results/chain-stage-6-help-2 2>/dev/null
-    cp -r $CHAIN/stage-6/results $LAB/results/chain-stage-6 2>/dev/null
+    chain_stage_6 chain-6 $C5
     back chain-stage-6 $S6 ;;
   chain-6-score) stage_6_scores test ;;
   chain-6-val-score) stage_6_scores validation ;;
