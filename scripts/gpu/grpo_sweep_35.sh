@@ -37,7 +37,9 @@
 #                  into $LAB/chain, where h5-steps-fp32 is stage-5/final and stages 1-4 hold its adapter_config alone
 #                  (the runner skips a step whose final/ has one); stage 6's adapter back in bf16 and as trained.
 #                  chain-6s-score: on test, stages 1-6; chain-6s-val-score, chain-6s-oor-score, chain-6s-oorv-score on
-#                  validation, OOR and OORV (other lanes, at once).
+#                  validation, OOR and OORV (other lanes, at once). The test and OOR scores keep each answer's text
+#                  (--completions), for scripts/analysis/after_slip.py: what the answers do after their first slip
+#                  (at 500 words out of register, most of the score is lost by answers that derail).
 # PART=h5-cos      sft-stage-5-help-long-texts from h4-steps with --lr_scheduler_type cosine --learning_rate 2e-4 (759
 #                  steps); its adapter back in bf16. h5-cos-score: on validation, stages 1-5; h5-cos-test-score on test.
 #                  h5-steps-val-score: h5-steps-fp32 (carried) on validation, stages 1-5.
@@ -82,8 +84,11 @@ H5=$LAB/carry/h5-steps-fp32      # batch 34's stage 5 from it (float32, as train
 CHAIN=$LAB/chain
 CHAIN_SLIPS=results/grpo/slip-probe/batch-32-chain-stage-1-test.json  # the chain's stage-1 first slips on test
 S6=$CHAIN/stage-6/final
-# stage_6_scores SPLIT: the chain's stage 6 on SPLIT, stages 1-6, once it exists
-stage_6_scores() { wait_for $S6/adapter_model.safetensors && score chain-stage-6s $S6 $1 1-6; }
+# stage_6_scores SPLIT [FLAGS...]: the chain's stage 6 on SPLIT, stages 1-6, once it exists
+stage_6_scores() {
+  local split=$1; shift
+  wait_for $S6/adapter_model.safetensors && score chain-stage-6s $S6 $split 1-6 "$@"
+}
 case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_35.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
   wait) wait_parts ;;
@@ -92,9 +97,9 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
     mkdir -p $LAB/out/chain-stage-6s-fp32 && cp $S6/adapter_config.json $S6/adapter_model.safetensors \
       $LAB/out/chain-stage-6s-fp32/ && pack_out adapter-chain-stage-6s-fp32 out/chain-stage-6s-fp32
     back chain-stage-6s $S6 ;;
-  chain-6s-score) stage_6_scores test ;;
+  chain-6s-score) stage_6_scores test --completions ;;
   chain-6s-val-score) stage_6_scores validation ;;
-  chain-6s-oor-score) stage_6_scores out_of_register ;;
+  chain-6s-oor-score) stage_6_scores out_of_register --completions ;;
   chain-6s-oorv-score) stage_6_scores out_of_register_validation ;;
   h5-cos) wait_for $H4/adapter_model.safetensors || exit 1
     help_alone h5-cos sft-stage-5-help-long-texts $H4 12 --max_steps 759 --lr_scheduler_type cosine \

@@ -77,10 +77,11 @@ tensors = load_file(sys.argv[1])
 save_file({k: v.to(torch.bfloat16) if v.is_floating_point() else v for k, v in tensors.items()}, sys.argv[1])
 PY
 }
-# score NAME ADAPTER SPLIT STAGES: a greedy eval of 256 problems into $LAB/results/scores/NAME-SPLIT; its table row
+# score NAME ADAPTER SPLIT STAGES [FLAGS...]: a greedy eval of 256 problems into $LAB/results/scores/NAME-SPLIT; its
+# table row (FLAGS: more of training.cli.evaluate's, e.g. --completions to keep each answer's text)
 score() {
   python3 -m training.cli.evaluate --model $M --adapter $2 --stages $4 --n 256 --split $3 --arithmetic false \
-    --baseline false --out $LAB/results/scores/$1-$3 2>&1 | grep "^| stage" | sed "s/^/$1 $3: /"
+    --baseline false --out $LAB/results/scores/$1-$3 "${@:5}" 2>&1 | grep "^| stage" | sed "s/^/$1 $3: /"
 }
 # format_start: issue 17's supervised format start (training/recipes/sft-format-start.yaml, ~52 s on an H100) from a
 # fresh adapter into $LAB/runs/sft-start; its last line on stdout
