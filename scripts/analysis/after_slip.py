@@ -26,7 +26,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from scripts.analysis.first_slip_kinds import folder_problems  # noqa: E402
+from scripts.analysis.first_slip_kinds import folder_problems, missed_answers  # noqa: E402
 from scripts.first_slip_words import first_difference  # noqa: E402
 from training.core.slip_diagnostics import target_stream  # noqa: E402
 
@@ -105,11 +105,7 @@ def slot_jump(target: list[str], seen: list[str], start: int, text_a: list[str],
 def after_slips(records: list[dict], problems: dict[str, dict], window: int) -> list[dict]:
     """One row per answer that is not exact: its problem id, score and kind after its first slip."""
     rows = []
-    for record in records:
-        if record.get("exact") or record.get("score", 0) >= 1:
-            continue
-        if "completion" not in record:
-            raise SystemExit(f"{record['id']}: no completion text; evaluate with --completions")
+    for record in missed_answers(records):
         problem = problems[record["id"]]
         kind = after_slip_kind(
             problem["target"].split(),

@@ -89,14 +89,21 @@ def near_doubled(target: list[str], at: int) -> bool:
     return (at > 0 and target[at] == target[at - 1]) or (at > 1 and target[at - 1] == target[at - 2])
 
 
-def first_slips(records: list[dict], problems: dict[str, dict]) -> list[dict]:
-    """One row per answer that is not exact: its problem id, the kind and the words at its first difference."""
-    rows = []
+def missed_answers(records: list[dict]):
+    """The answers of ``records`` that are not exact, each with its completion text (a SystemExit naming the first
+    without one: the evaluation ran without ``--completions``)."""
     for record in records:
         if record.get("exact") or record.get("score", 0) >= 1:
             continue
         if "completion" not in record:
             raise SystemExit(f"{record['id']}: no completion text; evaluate with --completions")
+        yield record
+
+
+def first_slips(records: list[dict], problems: dict[str, dict]) -> list[dict]:
+    """One row per answer that is not exact: its problem id, the kind and the words at its first difference."""
+    rows = []
+    for record in missed_answers(records):
         target = problems[record["id"]]["target"].split()
         completion = record["completion"].split()
         at = first_difference(target, completion)

@@ -57,7 +57,7 @@ def test_the_table_of_a_real_evaluation_folder(tmp_path, capsys):
 
     first, second = tasks.get("stage-3").problems("validation", 2)
     a, b = first["text_a"].split(), first["text_b"].split()
-    jumped = [w for k in range(len(a)) for w in (a[k], b[k + 10] if k < 5 else b[min(k + 10, len(b) - 1)])]
+    jumped = [w for k in range(len(a)) for w in (a[k], b[min(k + 10, len(b) - 1)])]
     completion = [w for k in range(5) for w in (a[k], b[k])] + jumped[10:]
     records = [
         {"task": "stage-3", "split": "validation", "index": 0, "id": first["id"], "first_slip": 11, "exact": False,
