@@ -109,7 +109,6 @@ mkdir -p $LAB/results/scores
 FIRST=$LAB/carry/s6-lt-a   # batch 31's first part of stage 6 (from n5-lt)
 N4=$LAB/carry/n4-eq3       # batch 25's stage 4 by stage-4.yaml (n5-lt's start)
 IDF="sft-stage-6-help-identifiers"
-CHAIN=$LAB/chain
 CHAIN_SLIPS=results/grpo/slip-probe/batch-32-chain-stage-1-test.json  # the chain's stage-1 first slips on test
 # ema_scores NAME STAGES SPLIT...: NAME's average (final) on each SPLIT and its last weights (final-raw) on
 # validation, stages STAGES, all at once

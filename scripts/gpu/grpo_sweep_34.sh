@@ -103,7 +103,6 @@ mkdir -p $LAB/results/scores
 C2=$LAB/carry/chain-stage-2-fp32  # batch 32's chain stage 2 (float32, as trained)
 C4=$LAB/carry/chain-stage-4       # batch 33's chain stage 4 (bf16)
 C5=$LAB/carry/chain-stage-5-fp32  # batch 33's chain stage 5 (float32, as trained)
-CHAIN=$LAB/chain
 CHAIN_SLIPS=results/grpo/slip-probe/batch-32-chain-stage-1-test.json  # the chain's stage-1 first slips on test
 S6=$CHAIN/stage-6/final
 # stage_6_scores SPLIT: the chain's stage 6 on SPLIT, stages 1-6, once it exists

@@ -81,7 +81,6 @@ ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.g
 mkdir -p $LAB/results/scores
 H4=$LAB/carry/h4-steps           # batch 34's stage 4 by sft-stage-4-help-steps (bf16)
 H5=$LAB/carry/h5-steps-fp32      # batch 34's stage 5 from it (float32, as trained)
-CHAIN=$LAB/chain
 CHAIN_SLIPS=results/grpo/slip-probe/batch-32-chain-stage-1-test.json  # the chain's stage-1 first slips on test
 S6=$CHAIN/stage-6/final
 # stage_6_scores SPLIT [FLAGS...]: the chain's stage 6 on SPLIT, stages 1-6, once it exists

@@ -46,6 +46,7 @@ export PYTHONPATH=$G/site:$PWD INTERLEAVE_GRPO_CORPUS=$G/corpus HF_HUB_OFFLINE=1
 export TOKENIZERS_PARALLELISM=false TRACKIO_DIR=/tmp/trackio
 export M=$G/smollm2-135m-instruct          # the embedded model, bf16
 export LAB=${LAB:-$PWD/.lab}                # runs/ and results/ of experiments on this machine (git-ignored)
+CHAIN=$LAB/chain                            # the chain runner's folder of a sweep's `make curriculum` part
 mkdir -p $LAB/runs $LAB/results
 ready() { [ -n "$DRY_RUN" ] || { [ -f $G/.wheels-installed ] && [ -f $M/model.safetensors ] && [ -f $G/corpus/passages.jsonl ]; }; }
 # keep_carried_starts: the adapters this call carried (.carry/NAME/, each with its adapter_model.safetensors) copied
@@ -211,20 +212,20 @@ help_alone() {
     --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
   back $name $LAB/runs/$name/final
 }
-# chain_stage_6 PART START: `make curriculum UNTIL=stage-6` into $LAB/chain from START (stage 5, float32 as trained) as
+# chain_stage_6 PART START: `make curriculum UNTIL=stage-6` into $CHAIN from START (stage 5, float32 as trained) as
 # stage-5/final, stages 1-4 holding its adapter_config alone (the runner skips a step whose final/ has one); the
 # runner's log in $LAB/results/PART/chain.log, and stage 6's records (its two helps', then its own) in
 # $LAB/results/chain-stage-X-help/, chain-stage-X-help-2/ and chain-stage-X/ for PART chain-X
 chain_stage_6() {
-  local part=$1 start=$2 chain=$LAB/chain stage=chain-stage-${1#chain-}
-  mkdir -p $chain/stage-5 $LAB/results/$part
-  [ -d $chain/stage-5/final ] || cp -r $start $chain/stage-5/final
-  for n in 1 2 3 4; do mkdir -p $chain/stage-$n/final && cp $start/adapter_config.json $chain/stage-$n/final/; done
+  local part=$1 start=$2 stage=chain-stage-${1#chain-}
+  mkdir -p $CHAIN/stage-5 $LAB/results/$part
+  [ -d $CHAIN/stage-5/final ] || cp -r $start $CHAIN/stage-5/final
+  for n in 1 2 3 4; do mkdir -p $CHAIN/stage-$n/final && cp $start/adapter_config.json $CHAIN/stage-$n/final/; done
   timeout -s TERM 1740 python3 -m training.cli.curriculum --chain training/recipes/chains/curriculum.yaml \
-    --runs_dir $chain --model $M --step_args=--report_to=none --until stage-6 > $LAB/results/$part/chain.log 2>&1
-  cp -r $chain/stage-6/supervised-help/results $LAB/results/$stage-help 2>/dev/null
-  cp -r $chain/stage-6/supervised-help-2/results $LAB/results/$stage-help-2 2>/dev/null
-  cp -r $chain/stage-6/results $LAB/results/$stage 2>/dev/null
+    --runs_dir $CHAIN --model $M --step_args=--report_to=none --until stage-6 > $LAB/results/$part/chain.log 2>&1
+  cp -r $CHAIN/stage-6/supervised-help/results $LAB/results/$stage-help 2>/dev/null
+  cp -r $CHAIN/stage-6/supervised-help-2/results $LAB/results/$stage-help-2 2>/dev/null
+  cp -r $CHAIN/stage-6/results $LAB/results/$stage 2>/dev/null
 }
 # polish NAME STAGE START FLAGS...: stage-STAGE.yaml's GRPO from START with no further help, as batch 24's c2-eq-grpo:
 # lr 3e-5, the average from step 20, 5 minutes (bases/interleave-polish.yaml's settings, whatever the stage's base)
