@@ -165,6 +165,13 @@ class Task(ABC):
             f"{self.name} has no texts to double words in: a doubled fraction applies to the interleave tasks"
         )
 
+    def with_repeated_fraction(self, fraction: float) -> Task:
+        """A copy whose train problems have, ``fraction`` of them, a phrase repeated within and across their texts
+        (interleave tasks only)."""
+        raise ValueError(
+            f"{self.name} has no texts to repeat a phrase in: a repeated fraction applies to the interleave tasks"
+        )
+
     def with_continuation(self, words: int, cuts: dict[str, int] | None = None, slips_only: bool = False) -> Task:
         """A copy whose train problems are continuations scored on a window of ``words`` words, cut where ``cuts``
         says (interleave tasks only)."""

@@ -25,6 +25,7 @@ RECIPE_KEYS = (
     "identifier_fraction",
     "long_identifier_share",
     "doubled_fraction",
+    "repeated_fraction",
 )
 
 

@@ -21,6 +21,7 @@ from dataset_builders.interleave_curriculum.doubles import check_doubled_fractio
 from dataset_builders.interleave_curriculum.identifiers import check_identifier_fraction, check_long_identifier_share
 from dataset_builders.interleave_curriculum.mix import check_register_weights
 from dataset_builders.interleave_curriculum.problems import GENERATOR_VERSION, InterleaveProblems
+from dataset_builders.interleave_curriculum.repeats import check_repeated_fraction
 from dataset_builders.interleave_curriculum.scramble import check_scrambled_fraction
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
 from dataset_builders.prompts import PROMPT_VERSION
@@ -60,7 +61,9 @@ class InterleaveCurriculumConfig(AddressableConfig):
     ``identifier_fraction`` of the train problems (0: none) have some words replaced by synthetic identifiers built
     from their own words (``identifiers.py``), ``long_identifier_share`` of those identifiers (0: none) long ones of 3
     or 4 components; ``doubled_fraction`` of the train problems (0: none) have words copied so that the target holds
-    identical adjacent words (``doubles.py``); the other splits keep their texts as written.
+    identical adjacent words (``doubles.py``); ``repeated_fraction`` of them (0: none) have a phrase copied over other
+    words of both texts so that it repeats within a text and across the two (``repeats.py``); the other splits keep
+    their texts as written.
     """
 
     n_words: int = 10
@@ -71,10 +74,11 @@ class InterleaveCurriculumConfig(AddressableConfig):
     identifier_fraction: float = 0.0
     long_identifier_share: float = 0.0
     doubled_fraction: float = 0.0
+    repeated_fraction: float = 0.0
 
     def check(self) -> None:
-        """Raise ValueError for a fragment length, sizes, register weights, a scrambled, identifier or doubled
-        fraction or a long identifier share that make no sense."""
+        """Raise ValueError for a fragment length, sizes, register weights, a scrambled, identifier, doubled or
+        repeated fraction or a long identifier share that make no sense."""
         check_integer("n_words", self.n_words, minimum=1)
         check_integer("out_of_register_size", self.out_of_register_size, minimum=0)
         check_integer("out_of_register_validation_size", self.out_of_register_validation_size, minimum=0)
@@ -84,6 +88,7 @@ class InterleaveCurriculumConfig(AddressableConfig):
         check_identifier_fraction(self.identifier_fraction)
         check_long_identifier_share(self.long_identifier_share)
         check_doubled_fraction(self.doubled_fraction)
+        check_repeated_fraction(self.repeated_fraction)
         super().check()
 
     def split_register_weights(self, split: str) -> dict[str, int] | None:
@@ -105,6 +110,10 @@ class InterleaveCurriculumConfig(AddressableConfig):
     def split_doubled_fraction(self, split: str) -> float:
         """The share of ``split``'s problems with doubled words: this config's for train, none for the others."""
         return self.doubled_fraction if split == "train" else 0.0
+
+    def split_repeated_fraction(self, split: str) -> float:
+        """The share of ``split``'s problems with a repeated phrase: this config's for train, none for the others."""
+        return self.repeated_fraction if split == "train" else 0.0
 
 
 def custom_config_name(n_words: int) -> str:
@@ -148,9 +157,9 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
 
     def _create_builder_config(self, config_name=None, custom_features=None, config_id=None, **config_kwargs):
         # No weights is the fixed mix: the config id (and cache folder) of before; weights go in sorted, so the order
-        # they were given in does not change it. No scrambled problems, none with identifiers, no long identifiers or
-        # none with doubled words, likewise (a long share without identifiers changes no text: dropped); 1 and 1.0 are
-        # one config.
+        # they were given in does not change it. No scrambled problems, none with identifiers, no long identifiers, none
+        # with doubled words or none with a repeated phrase, likewise (a long share without identifiers changes no
+        # text: dropped); 1 and 1.0 are one config.
         weights = config_kwargs.pop("register_weights", None)
         if weights is not None:
             check_register_weights(weights)
@@ -160,6 +169,7 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
             ("identifier_fraction", check_identifier_fraction),
             ("long_identifier_share", check_long_identifier_share),
             ("doubled_fraction", check_doubled_fraction),
+            ("repeated_fraction", check_repeated_fraction),
         ):
             fraction = config_kwargs.pop(name, 0.0)
             check(fraction)
@@ -206,6 +216,7 @@ class InterleaveCurriculum(datasets.GeneratorBasedBuilder):
                 self.config.split_identifier_fraction(split),
                 self.config.split_long_identifier_share(split),
                 self.config.split_doubled_fraction(split),
+                self.config.split_repeated_fraction(split),
             )
         return self._problems[split]
 

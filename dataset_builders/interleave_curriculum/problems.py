@@ -20,6 +20,7 @@ from dataset_builders.interleave_curriculum.identifiers import (
     identifier_text,
 )
 from dataset_builders.interleave_curriculum.mix import RegisterMix
+from dataset_builders.interleave_curriculum.repeats import check_repeated_fraction, repeated_texts
 from dataset_builders.interleave_curriculum.scramble import check_scrambled_fraction, scrambled_text, scrambles
 from dataset_builders.interleave_curriculum.share import in_share
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
@@ -44,11 +45,14 @@ class InterleaveProblems:
     ``register_weights`` overrides weights of ``mix.REGISTER_WEIGHTS`` (integers; 0 leaves a register out). In this
     order, each share choosing its problems independently (a key of its own): ``doubled_fraction`` of the problems (0:
     none) have words of their texts copied so that the target holds identical adjacent words (``doubles.py``), then
-    ``identifier_fraction`` of them (0: none) have some of each text's words replaced by synthetic identifiers
-    (``identifiers.py``; ``long_identifier_share`` of those identifiers long ones, of 3 or 4 components; 0: none),
-    then ``scrambled_fraction`` of them (0: none) have each text's words shuffled (``scramble.py``), before the prompt
-    and target are built from the texts. Doubling comes first, so its pairs are of the texts' own words; a problem
-    also chosen by identifiers may have a word of a pair replaced, and one also scrambled has its pairs moved apart.
+    ``repeated_fraction`` of them (0: none) have a phrase of their texts copied over other words of both, so that it
+    repeats within a text and across the two (``repeats.py``), then ``identifier_fraction`` of them (0: none) have
+    some of each text's words replaced by synthetic identifiers (``identifiers.py``; ``long_identifier_share`` of those
+    identifiers long ones, of 3 or 4 components; 0: none), then ``scrambled_fraction`` of them (0: none) have each
+    text's words shuffled (``scramble.py``), before the prompt and target are built from the texts. Doubling comes
+    first, so its pairs are of the texts' own words; a problem also chosen by repeats may have a word of a pair
+    overwritten by the phrase, one also chosen by identifiers may have a word of a pair or of a copy replaced, and one
+    also scrambled has its pairs and copies moved apart.
     """
 
     def __init__(
@@ -62,6 +66,7 @@ class InterleaveProblems:
         identifier_fraction: float = 0.0,
         long_identifier_share: float = 0.0,
         doubled_fraction: float = 0.0,
+        repeated_fraction: float = 0.0,
     ):
         if split not in ALL_SPLITS:
             raise ValueError(f"unknown split {split!r}; expected one of {ALL_SPLITS}")
@@ -69,11 +74,13 @@ class InterleaveProblems:
         check_identifier_fraction(identifier_fraction)
         check_long_identifier_share(long_identifier_share)
         check_doubled_fraction(doubled_fraction)
+        check_repeated_fraction(repeated_fraction)
         self.split, self.n_words, self.seed = split, n_words, seed
         self.scrambled_fraction = float(scrambled_fraction)
         self.identifier_fraction = float(identifier_fraction)
         self.long_identifier_share = float(long_identifier_share)
         self.doubled_fraction = float(doubled_fraction)
+        self.repeated_fraction = float(repeated_fraction)
         self.stage = stage_of(n_words)
         by_register: dict = {}
         for passage in corpus.split(split, min_words=n_words):
@@ -120,12 +127,20 @@ class InterleaveProblems:
         scrambling)."""
         return in_share(self._key + "/doubles", index, self.doubled_fraction)
 
+    def repeated(self, index: int) -> bool:
+        """Whether problem ``index``'s texts have a phrase of theirs copied over other words of both, so that it
+        repeats (a choice of its own key, so independent of ``doubled``, ``identified`` and ``scrambled``; a row does
+        not say, as for scrambling)."""
+        return in_share(self._key + "/repeats", index, self.repeated_fraction)
+
     def __getitem__(self, index: int) -> dict:
         cell, pair = self.pair_index(index)
         fragment_a, fragment_b = self.mix.cells[cell].pairs.pair(pair)
         text_a, text_b = fragment_a.text, fragment_b.text
         if self.doubled(index):  # first: pairs of the texts' own words (identifiers and scrambling act on them after)
             text_a, text_b = doubled_texts(text_a, text_b, f"{self._key}/doubles/index={index}")
+        if self.repeated(index):  # then: a phrase of the texts as they are now, copied over other words of both
+            text_a, text_b = repeated_texts(text_a, text_b, f"{self._key}/repeats/index={index}")
         if self.identified(index):  # before scrambling: a scrambled problem's identifiers are built from prose
             key = f"{self._key}/identifiers/index={index}"
             long_share = self.long_identifier_share

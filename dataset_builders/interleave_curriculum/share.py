@@ -1,6 +1,7 @@
 """A share of train problems: the one check, parser and keyed choice behind the train-draw levers that change some
 problems' texts (``scramble.py``: shuffled words; ``identifiers.py``: synthetic identifiers; ``doubles.py``: identical
-adjacent target words), and the word split and keyed choice of positions those that change single words share.
+adjacent target words; ``repeats.py``: a phrase repeated within and across the texts), and the word split and keyed
+choice of positions those that change single words share (``repeats.py`` the word split).
 
 Item ``i`` of the items keyed ``key`` is in the share when a keyed hash of ``i`` falls below the fraction, so the items
 in the share at 0.3 are among those at 0.5, and a lever with another key chooses independently. No library RNG: every

@@ -35,14 +35,17 @@ def curriculum_stream(
     identifier_fraction: float = 0.0,
     long_identifier_share: float = 0.0,
     doubled_fraction: float = 0.0,
+    repeated_fraction: float = 0.0,
 ) -> datasets.IterableDataset:
     """Train problems ``start_index, start_index + 1, ...`` generated on the fly; resumable by index or state_dict.
 
     ``register_weights`` overrides weights of the register mix (``mix.REGISTER_WEIGHTS``; None: the fixed mix);
     ``scrambled_fraction`` of the problems have their texts' words shuffled (``scramble.py``; 0: none), and
     ``identifier_fraction`` of them some words replaced by synthetic identifiers (``identifiers.py``; 0: none),
-    ``long_identifier_share`` of those identifiers long ones of 3 or 4 components (0: none), and ``doubled_fraction``
-    of them words copied so that the target holds identical adjacent words (``doubles.py``; 0: none)."""
+    ``long_identifier_share`` of those identifiers long ones of 3 or 4 components (0: none), ``doubled_fraction``
+    of them words copied so that the target holds identical adjacent words (``doubles.py``; 0: none), and
+    ``repeated_fraction`` of them a phrase copied over other words of both texts so that it repeats (``repeats.py``;
+    0: none)."""
     builder = curriculum_builder(
         stage,
         n_words,
@@ -55,6 +58,7 @@ def curriculum_stream(
         identifier_fraction=identifier_fraction,
         long_identifier_share=long_identifier_share,
         doubled_fraction=doubled_fraction,
+        repeated_fraction=repeated_fraction,
     )
     return builder.as_streaming_dataset(split="train")
 
@@ -71,6 +75,7 @@ def curriculum_dataset(
     identifier_fraction: float = 0.0,
     long_identifier_share: float = 0.0,
     doubled_fraction: float = 0.0,
+    repeated_fraction: float = 0.0,
 ) -> datasets.Dataset:
     """The first ``size`` problems of ``split`` (default: the config's size) as an in-memory ``Dataset``.
 
@@ -79,7 +84,8 @@ def curriculum_dataset(
     ``register_weights`` reweights the train split's register mix only; the other splits keep the fixed mix.
     ``scrambled_fraction`` shuffles the texts of that share of the train split's problems only, and
     ``identifier_fraction`` puts synthetic identifiers in that share of them only (``long_identifier_share`` of those
-    identifiers long ones), and ``doubled_fraction`` identical adjacent target words in that share of them only.
+    identifiers long ones), ``doubled_fraction`` identical adjacent target words in that share of them only, and
+    ``repeated_fraction`` a repeated phrase in that share of them only.
     """
     builder = curriculum_builder(
         stage,
@@ -91,6 +97,7 @@ def curriculum_dataset(
         identifier_fraction=identifier_fraction,
         long_identifier_share=long_identifier_share,
         doubled_fraction=doubled_fraction,
+        repeated_fraction=repeated_fraction,
         **size_override(split, size, ALL_SPLITS),
     )
     if split in (OUT_OF_REGISTER, OUT_OF_REGISTER_VALIDATION) and not builder.corpus.split(split):

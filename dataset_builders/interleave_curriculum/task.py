@@ -17,6 +17,7 @@ from dataset_builders.interleave_curriculum.identifiers import check_identifier_
 from dataset_builders.interleave_curriculum.mix import check_register_weights
 from dataset_builders.interleave_curriculum.problems import InterleaveProblems
 from dataset_builders.interleave_curriculum.problems import problem_id as problem_id_of
+from dataset_builders.interleave_curriculum.repeats import check_repeated_fraction
 from dataset_builders.interleave_curriculum.rewards import INTERLEAVE_REWARD_WEIGHTS, INTERLEAVE_REWARDS
 from dataset_builders.interleave_curriculum.scramble import check_scrambled_fraction
 from dataset_builders.interleave_curriculum.stages import STAGE_WORDS
@@ -48,6 +49,7 @@ class InterleaveTask(Task):
     identifier_fraction: float = 0.0  # with_identifier_fraction: the share of train problems with identifiers
     long_identifier_share: float = 0.0  # with_long_identifier_share: the share of those identifiers that are long
     doubled_fraction: float = 0.0  # with_doubled_fraction: the share of train problems with doubled target words
+    repeated_fraction: float = 0.0  # with_repeated_fraction: the share of train problems with a repeated phrase
     continuation_words: int = 0  # with_continuation: train problems continue the target, scored on this many words
     continuation_cuts: dict[str, int] | None = None  # with_continuation: {train problem id: cut} (else a random cut)
     continuation_slips_only: bool = False  # with_continuation: train only on the problems the cuts name, in turn
@@ -59,6 +61,7 @@ class InterleaveTask(Task):
         "identifier_fraction",
         "long_identifier_share",
         "doubled_fraction",
+        "repeated_fraction",
     )
 
     def __init__(
@@ -71,11 +74,13 @@ class InterleaveTask(Task):
         identifier_fraction: float = 0.0,
         long_identifier_share: float = 0.0,
         doubled_fraction: float = 0.0,
+        repeated_fraction: float = 0.0,
     ):
         super().__init__(seed)
         self.name, self.words, self.register_weights = name, n_words, register_weights
         self.scrambled_fraction, self.identifier_fraction = scrambled_fraction, identifier_fraction
         self.long_identifier_share, self.doubled_fraction = long_identifier_share, doubled_fraction
+        self.repeated_fraction = repeated_fraction
         self.curriculum_stage = next((s for s, w in STAGE_WORDS.items() if w == n_words), None)
         before = self.curriculum_stage - 1 if self.curriculum_stage else 0
         self.previous = f"stage-{before}" if before in STAGE_WORDS else None
@@ -154,6 +159,15 @@ class InterleaveTask(Task):
         written, so scores stay comparable."""
         check_doubled_fraction(fraction)
         return self._redrawn(doubled_fraction=float(fraction))
+
+    def with_repeated_fraction(self, fraction: float) -> InterleaveTask:
+        """A copy whose train problems (every length, dynamic sampling's too) have, ``fraction`` of them, a phrase of
+        their texts copied over other words of both (``repeats.py``), so that it repeats within a text and across the
+        two and the model must keep its place by position, not by the words before it (where the stage-6 adapter
+        derails out of register); validation, test and out_of_register keep their texts as written, so scores stay
+        comparable."""
+        check_repeated_fraction(fraction)
+        return self._redrawn(repeated_fraction=float(fraction))
 
     def with_continuation(
         self, words: int, cuts: dict[str, int] | None = None, slips_only: bool = False

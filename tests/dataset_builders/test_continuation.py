@@ -243,7 +243,8 @@ def test_the_cuts_flag_needs_windows_and_a_readable_evaluation(tmp_path):
     assert task.continuation_slips_only and task.slip_indices() == [2]
     with pytest.raises(RecipeError, match="--continuation_slips_only trains on the problems --continuation_cuts"):
         parse_run_arguments([*stage_3, "--continuation_words", "12", "--continuation_slips_only", "true"])
-    for share in ("--identifier_fraction", "--scrambled_fraction", "--doubled_fraction"):  # cut on the plain texts
+    shares = ("--identifier_fraction", "--scrambled_fraction", "--doubled_fraction", "--repeated_fraction")
+    for share in shares:  # cuts placed on the plain texts
         with pytest.raises(RecipeError, match=f"{share} changes their texts: give one or the other"):
             parse_run_arguments([*windows, str(answers), share, "0.3"])
 

@@ -195,19 +195,39 @@ def _doubled(rows, plain_rows) -> list[bool]:
     return out
 
 
+def _repeated(rows, plain_rows) -> list[bool]:
+    """Whether each row is its plain row (the same id) with, in each text, the same number of words, other texts, only
+    words of the plain texts, and a run of two words or more that occurs again in the texts."""
+    from dataset_builders.prompts import interleave_target
+
+    out = []
+    for row, plain in zip(rows, plain_rows, strict=True):
+        assert row["id"] == plain["id"]
+        texts = [row[t].split() for t in ("text_a", "text_b")]
+        plain_words = {word for t in ("text_a", "text_b") for word in plain[t].split()}
+        same_counts = all(len(row[t].split()) == len(plain[t].split()) for t in ("text_a", "text_b"))
+        own_target = row["target"] == interleave_target(row["text_a"], row["text_b"])
+        changed = (row["text_a"], row["text_b"]) != (plain["text_a"], plain["text_b"])
+        copies = all(word in plain_words for words in texts for word in words)
+        pairs = [pair for words in texts for pair in zip(words, words[1:])]
+        out.append(same_counts and own_target and changed and copies and len(set(pairs)) < len(pairs))
+    return out
+
+
 SHARES = [  # (the task's share, the change it makes to a problem, what its errors call it)
     ("scrambled_fraction", _shuffled, "scrambled fraction"),
     ("identifier_fraction", _identified, "identifier fraction"),
     ("doubled_fraction", _doubled, "doubled fraction"),
+    ("repeated_fraction", _repeated, "repeated fraction"),
 ]
 
 
 @pytest.mark.parametrize("share, changed, what", SHARES, ids=[share for share, _, _ in SHARES])
 def test_a_train_share_reaches_every_train_problem_only(share, changed, what):
-    """--scrambled_fraction 1 (texts' words shuffled), --identifier_fraction 1 (identifiers in the texts) or
-    --doubled_fraction 1 (identical adjacent target words): single train problems, the train stream, dynamic
-    sampling's and every train length change; validation, test and out_of_register rows stay the same; the task itself
-    keeps its texts as written."""
+    """--scrambled_fraction 1 (texts' words shuffled), --identifier_fraction 1 (identifiers in the texts),
+    --doubled_fraction 1 (identical adjacent target words) or --repeated_fraction 1 (a phrase repeated in the texts):
+    single train problems, the train stream, dynamic sampling's and every train length change; validation, test and
+    out_of_register rows stay the same; the task itself keeps its texts as written."""
     from itertools import islice
 
     stage = tasks.get("stage-1")

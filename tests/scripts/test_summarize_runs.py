@@ -45,8 +45,8 @@ def test_runs_and_their_scores_in_both_layouts(tmp_path):
 
 
 def test_a_runs_record_keeps_its_train_draw_shares_of_its_recipe(tmp_path):
-    """The recipe keys of a run's record include the identifier shares (long ones too) and the doubled fraction, and
-    not the rest."""
+    """The recipe keys of a run's record include the identifier shares (long ones too), the doubled and the repeated
+    fractions, and not the rest."""
     batch = tmp_path / "batch"
     _run(batch / "long", 2)
     summary = json.loads((batch / "long" / "summary.json").read_text())
@@ -54,6 +54,7 @@ def test_a_runs_record_keeps_its_train_draw_shares_of_its_recipe(tmp_path):
         "identifier_fraction": "0.5",
         "long_identifier_share": "0.25",
         "doubled_fraction": "0.3",
+        "repeated_fraction": "0.2",
         "learning_rate": 1e-5,
     }
     (batch / "long" / "summary.json").write_text(json.dumps({**summary, "recipe": recipe}))
@@ -65,4 +66,9 @@ def test_a_runs_record_keeps_its_train_draw_shares_of_its_recipe(tmp_path):
         cwd=REPO_ROOT,
     )
     (run,) = json.loads(out.read_text())["runs"]
-    assert run["recipe"] == {"identifier_fraction": "0.5", "long_identifier_share": "0.25", "doubled_fraction": "0.3"}
+    assert run["recipe"] == {
+        "identifier_fraction": "0.5",
+        "long_identifier_share": "0.25",
+        "doubled_fraction": "0.3",
+        "repeated_fraction": "0.2",
+    }

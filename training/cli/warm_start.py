@@ -28,6 +28,7 @@ from training.core.arguments import (
     IDENTIFIER_FRACTION_HELP,
     LONG_IDENTIFIER_SHARE_HELP,
     REGISTER_WEIGHTS_HELP,
+    REPEATED_FRACTION_HELP,
     SCRAMBLED_FRACTION_HELP,
     RecipeError,
     parse_fraction,
@@ -70,6 +71,7 @@ class WarmStartArguments:
     identifier_fraction: str | None = field(default=None, metadata={"help": IDENTIFIER_FRACTION_HELP})
     long_identifier_share: str | None = field(default=None, metadata={"help": LONG_IDENTIFIER_SHARE_HELP})
     doubled_fraction: str | None = field(default=None, metadata={"help": DOUBLED_FRACTION_HELP})
+    repeated_fraction: str | None = field(default=None, metadata={"help": REPEATED_FRACTION_HELP})
     problems: int | None = field(
         default=None,
         metadata={
@@ -121,7 +123,8 @@ def warm_start_tasks(args: WarmStartArguments) -> list:
     """The tasks the run draws from in turns (``dataset_builders.tasks.mix``), their train problems drawn with
     ``--register_weights`` if given, ``--scrambled_fraction`` of them with shuffled texts and
     ``--identifier_fraction`` of them with synthetic identifiers if not 0 (``--long_identifier_share`` of those
-    identifiers long ones), ``--doubled_fraction`` of them with identical adjacent target words if not 0."""
+    identifiers long ones), ``--doubled_fraction`` of them with identical adjacent target words if not 0, and
+    ``--repeated_fraction`` of them with a phrase repeated within and across their texts if not 0."""
     from dataset_builders import tasks
     from training.core.run_task import with_train_draw
 
@@ -270,6 +273,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         "identifier_fraction": parse_fraction("identifier_fraction", args.identifier_fraction),
         "long_identifier_share": parse_long_identifier_share(args),
         "doubled_fraction": parse_fraction("doubled_fraction", args.doubled_fraction),
+        "repeated_fraction": parse_fraction("repeated_fraction", args.repeated_fraction),
         # what inference needs at the longest length trained (the one budget formula)
         "completion_budget": max(t.completion_budget(tokenizer) for t in task_list),
         "model": model_args.model_name_or_path,

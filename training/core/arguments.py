@@ -82,13 +82,24 @@ DOUBLED_FRACTION_HELP = (
     "dynamic sampling's problems too; validation, test and out_of_register keep their texts as written; unset or 0: "
     "none (the train problems of before, byte for byte)"
 )
+REPEATED_FRACTION_HELP = (
+    "interleave tasks: the share (0 to 1) of train problems in which a phrase of 2 to 4 words of one text is copied "
+    "over other words of both texts, as written, until its copies cover about 15% of their words, so that the phrase "
+    "repeats within a text and across the two and the model must keep its place by position, not by the words before "
+    "it (dataset_builders/interleave_curriculum/repeats.py), where the stage-6 adapter derails out of register (47% "
+    "of its first slips where the two words before occur again in the text); applied after --doubled_fraction and "
+    "before --identifier_fraction and --scrambled_fraction, chosen independently of them; every train length and "
+    "dynamic sampling's problems too; validation, test and out_of_register keep their texts as written; unset or 0: "
+    "none (the train problems of before, byte for byte)"
+)
 # the train-draw shares parse_fraction reads
-FRACTION_FLAGS = ("scrambled_fraction", "identifier_fraction", "doubled_fraction")
+FRACTION_FLAGS = ("scrambled_fraction", "identifier_fraction", "doubled_fraction", "repeated_fraction")
 
 
 def parse_fraction(flag: str, spec) -> float:
-    """``--scrambled_fraction``, ``--identifier_fraction`` or ``--doubled_fraction`` (``flag``; a flag's string or a
-    recipe's number; unset: 0): ``share.parse_share``, its mistakes as a ``RecipeError`` that names the flag."""
+    """``--scrambled_fraction``, ``--identifier_fraction``, ``--doubled_fraction`` or ``--repeated_fraction``
+    (``flag``; a flag's string or a recipe's number; unset: 0): ``share.parse_share``, its mistakes as a
+    ``RecipeError`` that names the flag."""
     from dataset_builders.interleave_curriculum.share import BadFraction, parse_share
 
     if spec is None:
@@ -154,6 +165,7 @@ class RunArguments:
     identifier_fraction: str | None = field(default=None, metadata={"help": IDENTIFIER_FRACTION_HELP})
     long_identifier_share: str | None = field(default=None, metadata={"help": LONG_IDENTIFIER_SHARE_HELP})
     doubled_fraction: str | None = field(default=None, metadata={"help": DOUBLED_FRACTION_HELP})
+    repeated_fraction: str | None = field(default=None, metadata={"help": REPEATED_FRACTION_HELP})
     continuation_words: int = field(
         default=0,
         metadata={

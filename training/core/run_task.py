@@ -27,8 +27,9 @@ def import_reward(dotted: str) -> Callable:
 def with_train_draw(task: Task, args) -> Task:
     """``task`` with the flags of ``args`` (GRPO's ``RunArguments`` or the warm start's arguments) on how its train
     problems are drawn: ``--register_weights`` if given, and ``--scrambled_fraction``, ``--identifier_fraction``,
-    ``--long_identifier_share`` and ``--doubled_fraction`` if not 0. A ValueError (a RecipeError for a bad value, or
-    for a long identifier share without an identifier fraction) where they do not apply."""
+    ``--long_identifier_share``, ``--doubled_fraction`` and ``--repeated_fraction`` if not 0. A ValueError (a
+    RecipeError for a bad value, or for a long identifier share without an identifier fraction) where they do not
+    apply."""
     if args.register_weights:
         task = task.with_register_weights(parse_register_weights(args.register_weights))
     if fraction := parse_fraction("scrambled_fraction", args.scrambled_fraction):
@@ -39,6 +40,8 @@ def with_train_draw(task: Task, args) -> Task:
         task = task.with_long_identifier_share(share)
     if fraction := parse_fraction("doubled_fraction", args.doubled_fraction):
         task = task.with_doubled_fraction(fraction)
+    if fraction := parse_fraction("repeated_fraction", args.repeated_fraction):
+        task = task.with_repeated_fraction(fraction)
     return task
 
 
@@ -48,6 +51,7 @@ def task_for(run_args) -> Task:
     ``identifier_fraction``, if not 0, the shares of its train problems with shuffled texts and with synthetic
     identifiers (``long_identifier_share``, if not 0, the share of those identifiers that are long);
     ``doubled_fraction``, if not 0, the share of its train problems whose targets hold identical adjacent words;
+    ``repeated_fraction``, if not 0, the share of its train problems whose texts hold a phrase repeated in both;
     ``continuation_words``, if not 0, its train problems as continuations
     scored on that many words (cut at the start adapter's slips where ``continuation_cuts`` names its evaluation);
     ``reward_funcs`` (dotted paths), if given, replace its rewards."""

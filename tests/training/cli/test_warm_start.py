@@ -70,12 +70,14 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     assert summary["nonfinite_gradient_steps_skipped"] == []  # the same record as GRPO runs keep
     assert (summary["scrambled_fraction"], summary["identifier_fraction"]) == (0.0, 0.0)
     assert (summary["long_identifier_share"], summary["doubled_fraction"]) == (0.0, 0.0)
+    assert summary["repeated_fraction"] == 0.0
     assert "INIT_ADAPTER=" in proc.stdout
 
     # a later phase continues that adapter (make warm-start RECIPE=...): it starts from its weights and moves them
     proc = _make_warm_start(
         f"--max_steps 1 --warmup_steps 0 --words 4 --init_adapter {tmp_path}/run/final --scrambled_fraction 0.5 "
         f"--identifier_fraction 0.25 --long_identifier_share 0.5 --doubled_fraction 0.75 "
+        f"--repeated_fraction 0.5 "
         f"--per_device_train_batch_size 2 --gradient_accumulation_steps 2 --weight_average_decay 0.75 "
         f"--max_train_minutes 0.0001 "  # its clock ends it at once: the stop says where the trained weights are
         f"--output_dir {tmp_path}/next --results_dir {tmp_path}/next-res"
@@ -98,7 +100,7 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
     summary = json.loads((tmp_path / "next-res" / "summary.json").read_text())
     assert (summary["init_adapter"], summary["scrambled_fraction"]) == (f"{tmp_path}/run/final", 0.5)
     assert (summary["identifier_fraction"], summary["long_identifier_share"]) == (0.25, 0.5)
-    assert summary["doubled_fraction"] == 0.75
+    assert (summary["doubled_fraction"], summary["repeated_fraction"]) == (0.75, 0.5)
     assert (summary["weight_average_decay"], summary["final_raw_adapter"]) == (0.75, f"{tmp_path}/next/final-raw")
 
 
@@ -235,12 +237,27 @@ def test_a_doubled_fraction_doubles_a_word_in_the_rows_of_every_length():
         assert changed and all(word in plain_a.split() + plain_b.split() for word in changed)  # copies, not new words
 
 
+def test_a_repeated_fraction_repeats_a_phrase_in_the_rows_of_every_length():
+    """--repeated_fraction 1: every row's texts keep their word counts, words copied over others as a phrase that
+    occurs at least twice in the two texts, and its completion is the target of the new texts."""
+    rows, plain = _rows_with("repeated_fraction")
+    for row, plain_row in zip(rows, plain, strict=True):
+        (a, b), (plain_a, plain_b) = _texts(row), _texts(plain_row)
+        assert (len(a.split()), len(b.split())) == (len(plain_a.split()), len(plain_b.split()))
+        assert (a, b) != (plain_a, plain_b)
+        assert row["completion"] == [{"role": "assistant", "content": interleave_target(a, b)}]
+        assert all(word in plain_a.split() + plain_b.split() for word in a.split() + b.split())  # copies only
+        pairs = [pair for words in (a.split(), b.split()) for pair in zip(words, words[1:])]
+        assert len(set(pairs)) < len(pairs)  # a pair of words, at least, occurs twice
+
+
 @pytest.mark.parametrize(
     "flag, what",
     [
         ("scrambled_fraction", "a scrambled fraction"),
         ("identifier_fraction", "an identifier fraction"),
         ("doubled_fraction", "a doubled fraction"),
+        ("repeated_fraction", "a repeated fraction"),
     ],
 )
 def test_a_bad_train_share_or_one_without_texts_is_a_recipe_error(flag, what):

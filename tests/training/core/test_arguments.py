@@ -211,12 +211,13 @@ def test_register_weights_reweight_a_stages_train_problems():
         ("scrambled_fraction", "a scrambled fraction"),
         ("identifier_fraction", "an identifier fraction"),
         ("doubled_fraction", "a doubled fraction"),
+        ("repeated_fraction", "a repeated fraction"),
     ],
 )
 def test_a_train_share_reaches_a_stages_task_and_a_bad_one_stops_parsing(tmp_path, flag, what):
-    """--scrambled_fraction, --identifier_fraction and --doubled_fraction, as a flag or a recipe key, set the task's
-    share of train problems (0 and unset: none); a value that is no number from 0 to 1 is a RecipeError at parsing,
-    before loading."""
+    """--scrambled_fraction, --identifier_fraction, --doubled_fraction and --repeated_fraction, as a flag or a recipe
+    key, set the task's share of train problems (0 and unset: none); a value that is no number from 0 to 1 is a
+    RecipeError at parsing, before loading."""
     import re
 
     from training.core.run_task import task_for
@@ -274,6 +275,35 @@ def test_doubled_words_are_set_apart_from_the_other_shares_and_named_by_the_cont
         parse_run_arguments([*windows, "--doubled_fraction", "0.3", "--identifier_fraction", "0.3"])
     help_text = next(f.metadata["help"] for f in fields(RunArguments) if f.name == "doubled_fraction")
     assert help_text == DOUBLED_FRACTION_HELP and "identical adjacent words" in help_text
+
+
+def test_a_repeated_phrase_is_set_apart_from_the_other_shares_and_named_by_the_continuation_cuts_check(tmp_path):
+    """--repeated_fraction sets the task's own share beside the others (each left as given) and reaches its train
+    problems; with --continuation_cuts it is named as a share that changes the plain texts; its help says what it
+    does."""
+    import re
+    from dataclasses import fields
+
+    from training.core.arguments import FRACTION_FLAGS, REPEATED_FRACTION_HELP, RunArguments
+    from training.core.run_task import task_for
+
+    assert "repeated_fraction" in FRACTION_FLAGS
+    task = task_for(parse_run_arguments(["--config", STAGE_3, "--repeated_fraction", "0.3"])[0])
+    assert (task.repeated_fraction, task.doubled_fraction, task.identifier_fraction) == (0.3, 0, 0)
+    plain = task_for(parse_run_arguments(["--config", STAGE_3])[0])
+    assert plain.repeated_fraction == 0
+    changed = [task.problem("train", i) != plain.problem("train", i) for i in range(100)]
+    assert 0.15 <= sum(changed) / 100 <= 0.45
+    every = ["--repeated_fraction", "0.1", "--doubled_fraction", "0.2", "--scrambled_fraction", "0.4"]
+    task = task_for(parse_run_arguments(["--config", STAGE_3, *every])[0])
+    assert (task.repeated_fraction, task.doubled_fraction, task.scrambled_fraction) == (0.1, 0.2, 0.4)
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text("")
+    windows = ["--config", STAGE_3, "--continuation_words", "12", "--continuation_cuts", str(answers)]
+    with pytest.raises(RecipeError, match=re.escape("and --repeated_fraction changes their texts: give one or")):
+        parse_run_arguments([*windows, "--repeated_fraction", "0.3"])
+    help_text = next(f.metadata["help"] for f in fields(RunArguments) if f.name == "repeated_fraction")
+    assert help_text == REPEATED_FRACTION_HELP and "repeats within a text and across the two" in help_text
 
 
 def test_a_long_identifier_share_reaches_the_task_with_an_identifier_fraction_only(tmp_path):
