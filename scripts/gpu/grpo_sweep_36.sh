@@ -13,14 +13,17 @@
 #           300 steps of stage 6's identifier part from chain-6s (as trained) at problem seed 2, with half its problems'
 #           texts repeating a phrase within and across the two texts (rep-tail), against the same tail without
 #           (ctl-tail). The arms differ only in the transform.
+#   item 2, the chain's minutes: stage 2 with its help step-bound (sft-stage-2-help-steps: the 7-minute help's data
+#           and rate for 1,000 steps, the cosine to its end, where the clock cut a 5,000-step cosine at 1,468) and the
+#           GRPO of stage-2.yaml after it, from the chain's stage 1 (s2-steps): as good in ~2 fewer minutes?
 #   item 1: i1-p256's recipe (cut-word credit, 256-problem checks) for up to 400 steps within the 10-minute clock
-#           (i1-p400, seed 2, from a fresh format start), and the 310-step recipe again at seed 3 (i1-p256-s3): how far
-#           one run moves.
+#           (i1-p400, seed 2, from a fresh format start).
 #
 # Starts, carried (each rides a call of its own or shares one, see Calls; at most 64 MiB a call):
 #   chain-stage-6s, chain-stage-6s-fp32: mkdir -p .carry/NAME && for f in adapter_config.json adapter_model.safetensors;
 #                                        do git show ab1ae84:adapters/batch-35/NAME/$f > .carry/NAME/$f; done
 #   h5-cos (bf16): the same from commit b4eabaa (adapters/batch-35/h5-cos/).
+#   chain-stage-1 (bf16): the same from 19bbba0 (adapters/batch-32/chain-stage-1/).
 #   h5-steps (bf16): h5-steps-fp32 of c7e47e8 cast to bfloat16 (setup.sh's bf16, here: .venv/bin/python with the same
 #                    lines), sha256 73f4a0b904add5bc20b0298cd33961dbe5ebcff88f3e02ed41b8bfc8521dfd45.
 # Bundles: `bash scripts/gpu/pack.sh` (the corpus is batch 34's: bundles packed for it still serve).
@@ -29,9 +32,10 @@
 # batch-32-chain-stage-1-test.json results/grpo/slip-probe/); .gpu/1, .gpu/2, .gpu/3 alone, each
 # `source scripts/gpu/setup.sh`; .gpu/4 with .carry/chain-stage-6s: the start_lanes command below; then
 # .carry/chain-stage-6s-fp32 alone with `WAIT=20 PART=wait bash THIS`; then .carry/h5-cos and .carry/h5-steps with
-# `WAIT=540 PART=wait bash THIS`; then `WAIT=540 PART=wait bash THIS` calls back to back, the last sized to the budget.
-# Sizes with the tree (~21 MB without results/): .gpu/4 14 MB, chain-stage-6s 20 MB, chain-stage-6s-fp32 39 MB,
-# h5-cos + h5-steps 40 MB.
+# `WAIT=20 PART=wait bash THIS`; then .carry/chain-stage-1 with `WAIT=540 PART=wait bash THIS`; then
+# `WAIT=540 PART=wait bash THIS` calls back to back, the last sized to the budget. Sizes with the tree (~21 MB without
+# results/): .gpu/4 14 MB, chain-stage-6s 20 MB, chain-stage-6s-fp32 39 MB, h5-cos + h5-steps 40 MB, chain-stage-1
+# 20 MB.
 #
 # Parts (start_lanes gives each lane its GPU). Scores: 256 problems a stage, greedy; OOR = out_of_register, OORV =
 # out_of_register_validation (the held-out register's choice split):
@@ -42,11 +46,13 @@
 #                       X-tail-oorv-score: stages 5-6 on OORV; X-tail-val-score: stages 5-6 on validation;
 #                       X-tail-test-score: stages 1-6 on test; X-tail-oor-score: stages 5-6 on OOR.
 # PART=h5-steps-768-score, h5-cos-768-score: stage 5 on validation, 768 problems.
+# PART=s2-steps         stage-2.yaml from chain-stage-1 (carried, bf16; batch 32's chain continued its float32 copy)
+#                       with --supervised_help sft-stage-2-help-steps; its adapter back in bf16. s2-steps-val-score:
+#                       stages 1-2 on validation; s2-steps-test-score: on test.
 # PART=start            a fresh format start (sft-format-start.yaml as committed) into $LAB/runs/sft-start.
 # PART=i1-p400          stage-1.yaml from it with --cut_word_credit true --promotion_problems 256 --seed 2 --max_steps 400
-#                       (CLOCK=10: the item's 10 minutes stop it first if slower); i1-p256-s3: the same with --seed 3 and
-#                       the recipe's 310 steps. X-score: average and last weights on validation; X-report: the average
-#                       on test and OOR.
+#                       (CLOCK=10: the item's 10 minutes stop it first if slower). i1-p400-score: average and last
+#                       weights on validation; i1-p400-report: the average on test and OOR.
 # Rules, written before the run:
 #   item 2, the chain's stage 6: chain-6s is the chain's stage 6 (stages 1-2 batch 32, 3-5 batch 34, 6 batch 35, each
 #     by the recipes of now); it replaces the shipped adapter (idf-more) if it meets every stage's goal on test
@@ -59,22 +65,23 @@
 #     ctl-tail at 500 words on OORV by 0.03 or more (paired, interval's low end above 0) and is not more than 0.01 below
 #     it at 500 words on validation; the next batch then runs the chain's stage 6 with it (no added minutes: the part
 #     keeps its 613 steps). Reported either way: both tails on OOR and test at 500 words.
-#   item 1: stage-1.yaml takes cut_word_credit with promotion_problems 256 (and max_steps 400 if i1-p400 is the one) if
-#     i1-p400's or i1-p256-s3's average scores 0.993 or more on validation (the higher if both); item 1 is met if the
-#     adopted run scores 0.99 and 90% exact on test within 10 minutes of GRPO. Reported: both runs' minutes, promotion
-#     steps, first slips on comma numbers (first_slip_kinds.py --thousands); i1-p256-s3 against i1-p256 (one run's
-#     spread).
+#   item 2, stage 2: stage-2.yaml names sft-stage-2-help-steps if s2-steps's stage 2 scores no more than 0.005 below
+#     the chain's stage 2 (batch 32) at 25 words on validation and no more than 0.01 below it at 10 words (paired), in
+#     fewer minutes (help + GRPO, from the runs' summaries). Reported: both on test.
+#   item 1: stage-1.yaml takes cut_word_credit with promotion_problems 256 and max_steps 400 if i1-p400's average
+#     scores 0.993 or more on validation; item 1 is met if it then scores 0.99 and 90% exact on test within 10 minutes
+#     of GRPO. Reported: its minutes, promotion step, first slips on comma numbers (first_slip_kinds.py --thousands).
 # Plans (setup.sh's start_lanes; export BACK_RAW=0 first). Paces from batch 35 on four H200s: a score of stages 1-6 on
 # one split ~3.5 minutes, of stages 5-6 ~2.5; the identifier part 613 steps 9.6 minutes with loading (300: ~5); a
 # stage-1 run of 310 steps 7.8 (400: ~10) with its start (~1); 768 problems at 200 words ~4.
 #   4 GPUs: "c6s-test-score rep-tail rep-tail-oorv-score rep-tail-val-score rep-tail-test-score h5-steps-768-score"
 #           "c6s-val-score ctl-tail ctl-tail-oorv-score ctl-tail-val-score ctl-tail-test-score h5-cos-768-score"
 #           "c6s-oor-score start i1-p400 i1-p400-score i1-p400-report rep-tail-oor-score"
-#           "c6s-oorv-score i1-p256-s3 i1-p256-s3-score i1-p256-s3-report ctl-tail-oor-score"
-#           (~22, ~22, ~20, ~21 minutes; the tails start with the second call)
+#           "c6s-oorv-score s2-steps s2-steps-val-score s2-steps-test-score ctl-tail-oor-score"
+#           (~22, ~22, ~20, ~19 minutes; the tails start with the second call, s2-steps with the fourth)
 #   2 GPUs: "c6s-test-score rep-tail rep-tail-oorv-score rep-tail-val-score c6s-oor-score"
-#           "c6s-val-score ctl-tail ctl-tail-oorv-score ctl-tail-val-score c6s-oorv-score" (~24, ~24); item 1 and
-#           stage 5's 768 problems lead the batch after.
+#           "c6s-val-score ctl-tail ctl-tail-oorv-score ctl-tail-val-score c6s-oorv-score" (~24, ~24); item 1, stage
+#           2 and stage 5's 768 problems lead the batch after.
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 36 /work/.device/N ... (each call's folder,
 # oldest first) --note "...", then the paired comparisons of the rules (scripts/paired_scores.py), and ablation.py.
 source scripts/gpu/setup.sh
@@ -94,8 +101,8 @@ tail_part() {
   wait_for $C6S_FP32/adapter_model.safetensors || return 1
   help_alone $name sft-stage-6-help-identifiers $C6S_FP32 8 --max_steps 300 --problem_seed 2 "$@"
 }
-# tail_score NAME SPLIT STAGES [FLAGS...]: a tail's adapter on SPLIT, once it exists
-tail_score() {
+# run_score NAME SPLIT STAGES [FLAGS...]: the adapter of run NAME ($LAB/runs/NAME/final) on SPLIT, once it exists
+run_score() {
   wait_for $LAB/runs/$1/final/adapter_model.safetensors && score $1 $LAB/runs/$1/final $2 $3 "${@:4}"
 }
 case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or wait} in
@@ -107,14 +114,14 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   c6s-oorv-score) c6s_scores out_of_register_validation ;;
   rep-tail) tail_part rep-tail --repeated_fraction 0.5 ;;
   ctl-tail) tail_part ctl-tail ;;
-  rep-tail-oorv-score) tail_score rep-tail out_of_register_validation 5-6 ;;
-  ctl-tail-oorv-score) tail_score ctl-tail out_of_register_validation 5-6 ;;
-  rep-tail-val-score) tail_score rep-tail validation 5-6 ;;
-  ctl-tail-val-score) tail_score ctl-tail validation 5-6 ;;
-  rep-tail-test-score) tail_score rep-tail test 1-6 ;;
-  ctl-tail-test-score) tail_score ctl-tail test 1-6 ;;
-  rep-tail-oor-score) tail_score rep-tail out_of_register 5-6 ;;
-  ctl-tail-oor-score) tail_score ctl-tail out_of_register 5-6 ;;
+  rep-tail-oorv-score) run_score rep-tail out_of_register_validation 5-6 ;;
+  ctl-tail-oorv-score) run_score ctl-tail out_of_register_validation 5-6 ;;
+  rep-tail-val-score) run_score rep-tail validation 5-6 ;;
+  ctl-tail-val-score) run_score ctl-tail validation 5-6 ;;
+  rep-tail-test-score) run_score rep-tail test 1-6 ;;
+  ctl-tail-test-score) run_score ctl-tail test 1-6 ;;
+  rep-tail-oor-score) run_score rep-tail out_of_register 5-6 ;;
+  ctl-tail-oor-score) run_score ctl-tail out_of_register 5-6 ;;
   h5-steps-768-score) wait_for $LAB/carry/h5-steps/adapter_model.safetensors || exit 1
     score h5-steps-768 $LAB/carry/h5-steps validation 5 --n 768 ;;
   h5-cos-768-score) wait_for $LAB/carry/h5-cos/adapter_model.safetensors || exit 1
@@ -124,9 +131,14 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
     CLOCK=10 stage1 i1-p400 --cut_word_credit true --promotion_problems 256 --seed 2 --max_steps 400 ;;
   i1-p400-score) score_both i1-p400 ;;
   i1-p400-report) report_stage1 i1-p400 ;;
-  i1-p256-s3) wait_for $LAB/runs/sft-start/final/adapter_model.safetensors || exit 1
-    CLOCK=10 stage1 i1-p256-s3 --cut_word_credit true --promotion_problems 256 --seed 3 ;;
-  i1-p256-s3-score) score_both i1-p256-s3 ;;
-  i1-p256-s3-report) report_stage1 i1-p256-s3 ;;
+  s2-steps) wait_for $LAB/carry/chain-stage-1/adapter_model.safetensors || exit 1
+    mkdir -p $LAB/results/s2-steps
+    timeout -s TERM 1200 python3 -m training.cli.train --config training/recipes/stage-2.yaml --model $M \
+      --report_to none --init_adapter $LAB/carry/chain-stage-1 --supervised_help sft-stage-2-help-steps \
+      --output_dir $LAB/runs/s2-steps --results_dir $LAB/results/s2-steps > $LAB/results/s2-steps/train.log 2>&1
+    cp -r $LAB/runs/s2-steps/supervised-help/results $LAB/results/s2-steps-help 2>/dev/null
+    back s2-steps $LAB/runs/s2-steps/final ;;
+  s2-steps-val-score) run_score s2-steps validation 1-2 ;;
+  s2-steps-test-score) run_score s2-steps test 1-2 ;;
 esac
 [ -z "$BG" ] && (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)

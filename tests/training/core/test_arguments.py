@@ -29,6 +29,7 @@ def test_every_recipe_parses():
         "sft-stage-2-help-7m",
         "sft-stage-2-help-long",
         "sft-stage-2-help-scrambled",
+        "sft-stage-2-help-steps",
         "sft-stage-2-help",
         "sft-stage-3-help-7m",
         "sft-stage-3-help-long",
