@@ -1,7 +1,7 @@
 """Train problems with a repeated phrase (--repeated_fraction): the text transform (a phrase of one text copied over
-other words of both, word counts and whitespace kept), which problems get it, its order after doubling and before
-identifiers and scrambling, the builder config field, the places it makes ambiguous, and the data of repeated
-fraction 0 unchanged byte for byte (digests taken before repeated phrases existed)."""
+other words of both, word counts and whitespace kept), the problems it changes and the places it makes ambiguous. What
+every such share keeps (fraction 0 byte for byte, the choice of problems, the builder's config id and held-out splits)
+and the order of the shares are in test_text_shares.py."""
 
 import math
 import re
@@ -10,9 +10,6 @@ from collections import Counter
 import pytest
 
 from dataset_builders import tasks
-from dataset_builders.interleave_curriculum import InterleaveCurriculum
-from dataset_builders.interleave_curriculum.doubles import doubled_texts
-from dataset_builders.interleave_curriculum.identifiers import identifier_text
 from dataset_builders.interleave_curriculum.problems import InterleaveProblems
 from dataset_builders.interleave_curriculum.repeats import (
     PHRASE_WORDS,
@@ -21,10 +18,7 @@ from dataset_builders.interleave_curriculum.repeats import (
     repeated_spans,
     repeated_texts,
 )
-from dataset_builders.interleave_curriculum.scramble import scrambled_text
 from dataset_builders.prompts import interleave_prompt, interleave_target
-from tests.dataset_builders.made_up_builder import DIGESTS, digest, made_up_builder, split_rows
-from tests.dataset_builders.test_doubled_fraction import BEFORE, HALF_IDENTIFIERS, rows_digest
 
 PROBLEMS = 200
 ROW_TEXTS = ("text_a", "text_b", "target", "prompt")  # what a repeated problem changes of its row
@@ -56,28 +50,6 @@ def place_repeats_share(text: str) -> tuple[int, int]:
     words = [w.lower() for w in text.split()]
     pairs = Counter(zip(words, words[1:]))
     return sum(pairs[(words[j - 2], words[j - 1])] > 1 for j in range(2, len(words))), len(words)
-
-
-@pytest.mark.parametrize("n_words, draw, count", list(BEFORE), ids=[f"{n}w-{dict(d)}-{c}" for n, d, c in BEFORE])
-def test_repeated_fraction_0_makes_the_train_problems_of_before_byte_for_byte(corpus, n_words, draw, count):
-    """Unset, 0 or 0.0, the first train problems are those written before repeated phrases existed (and before doubled
-    words), with identifiers and scrambling too; a repeated fraction changes them."""
-    for zero in ({}, {"repeated_fraction": 0}, {"repeated_fraction": 0.0}):
-        problems = InterleaveProblems(corpus, "train", n_words, **dict(draw), **zero)
-        assert rows_digest(problems[i] for i in range(count)) == BEFORE[(n_words, draw, count)], zero
-        assert not any(problems.repeated(i) for i in range(count))
-    repeated = InterleaveProblems(corpus, "train", n_words, **dict(draw), repeated_fraction=0.5)
-    assert rows_digest(repeated[i] for i in range(count)) != BEFORE[(n_words, draw, count)]
-
-
-def test_a_tasks_repeated_fraction_0_keeps_its_train_problems_of_before():
-    stage = tasks.get("stage-1").with_identifier_fraction(0.5)
-    for task in (stage, stage.with_repeated_fraction(0), stage.with_repeated_fraction(0.0)):
-        assert task.repeated_fraction == 0
-        assert rows_digest(task.problem("train", i) for i in range(30)) == BEFORE[(10, HALF_IDENTIFIERS, 30)]
-    assert [stage.with_repeated_fraction(0).problem("train", i) for i in range(10)] == [
-        stage.problem("train", i) for i in range(10)
-    ]
 
 
 def test_repeated_texts_copy_one_phrase_over_other_words_of_both_and_keep_the_rest():
@@ -197,92 +169,3 @@ def test_at_500_words_repeated_problems_hold_more_places_that_repeat(corpus):
         _, length, _, copies = repeated_spans(f"{every._key}/repeats/index={index}", 500, 500)
         covered.append((len(copies["a"]) + len(copies["b"])) * length / 1000)
     assert all(0.08 <= share <= 0.25 for share in covered), covered
-
-
-def test_the_share_of_repeated_problems_the_same_every_time_and_a_smaller_fraction_a_subset(corpus):
-    plain = InterleaveProblems(corpus, "train", 10)
-    every = InterleaveProblems(corpus, "train", 10, repeated_fraction=1)
-    some = InterleaveProblems(corpus, "train", 10, repeated_fraction=0.3)
-    half = InterleaveProblems(corpus, "train", 10, repeated_fraction=0.5)
-    chosen = [i for i in range(1000) if some.repeated(i)]
-    assert len(chosen) / 1000 == pytest.approx(0.3, abs=0.05)
-    assert set(chosen) < {i for i in range(1000) if half.repeated(i)}
-    for index in range(100):
-        assert some[index] == (every[index] if some.repeated(index) else plain[index])
-    again = InterleaveProblems(corpus, "train", 10, repeated_fraction=0.3)
-    assert [again[i] for i in (37, 3, 37)] == [some[37], some[3], some[37]]  # alone, in any order, twice
-    other_seed = InterleaveProblems(corpus, "train", 10, seed=1, repeated_fraction=0.3)
-    assert [other_seed.repeated(i) for i in range(100)] != [some.repeated(i) for i in range(100)]
-    task = tasks.get("stage-1").with_repeated_fraction(0.3)
-    assert task.repeated_fraction == 0.3
-    changed = sum(task.problem("train", i) != plain[i] for i in range(300))
-    assert changed / 300 == pytest.approx(0.3, abs=0.07)
-
-
-def test_doubling_then_repeats_then_identifiers_then_scrambling_each_chosen_apart(corpus):
-    """Each share chooses its problems with a key of its own; a problem with several has its doubled texts given a
-    repeated phrase, then identifiers, then shuffled."""
-    draw = {"doubled_fraction": 0.5, "repeated_fraction": 0.5, "identifier_fraction": 0.5, "scrambled_fraction": 0.5}
-    every = InterleaveProblems(corpus, "train", 10, **draw)
-    repeated = InterleaveProblems(corpus, "train", 10, repeated_fraction=0.5)
-    plain = InterleaveProblems(corpus, "train", 10)
-    choices = [(every.doubled(i), every.repeated(i), every.identified(i), every.scrambled(i)) for i in range(PROBLEMS)]
-    assert [c[1] for c in choices] == [repeated.repeated(i) for i in range(PROBLEMS)]
-    assert [c[1] for c in choices] != [c[0] for c in choices] and [c[1] for c in choices] != [c[2] for c in choices]
-    assert PROBLEMS * 0.15 <= sum(r and not d for d, r, _, _ in choices) <= PROBLEMS * 0.35
-    for index, (is_doubled, is_repeated, has_identifiers, is_scrambled) in enumerate(choices):
-        got = every[index]
-        text_a, text_b = plain[index]["text_a"], plain[index]["text_b"]
-        if is_doubled:
-            text_a, text_b = doubled_texts(text_a, text_b, f"{every._key}/doubles/index={index}")
-        if is_repeated:
-            text_a, text_b = repeated_texts(text_a, text_b, f"{every._key}/repeats/index={index}")
-        if has_identifiers:
-            key = f"{every._key}/identifiers/index={index}"
-            text_a, text_b = identifier_text(text_a, key + "/text=a"), identifier_text(text_b, key + "/text=b")
-        if is_scrambled:
-            key = f"{every._key}/scramble/index={index}"
-            text_a, text_b = scrambled_text(text_a, key + "/text=a"), scrambled_text(text_b, key + "/text=b")
-        assert (got["text_a"], got["text_b"]) == (text_a, text_b), index
-        if not any(choices[index]):
-            assert got == plain[index]
-
-
-def test_no_repeated_phrase_makes_the_same_data_and_cache_folder_as_before():
-    default = made_up_builder()
-    for none in (made_up_builder(repeated_fraction=0), made_up_builder(repeated_fraction=0.0)):
-        assert none.config_id == default.config_id and none.config.repeated_fraction == 0
-        for split in ("train", "validation"):
-            assert digest(split_rows(none, split)) == DIGESTS[split]
-    assert made_up_builder(identifier_fraction=0.5, repeated_fraction=0).config_id == "words-3-1199f0660b1a46ac"
-    assert InterleaveCurriculum(config_name="stage-2", repeated_fraction=0).config_id == "stage-2"
-
-
-def test_a_repeated_fraction_gets_a_config_id_of_its_own_and_leaves_validation_and_test_alone():
-    some = made_up_builder(repeated_fraction=0.3)
-    assert some.config_id != made_up_builder().config_id and some.config.repeated_fraction == 0.3
-    assert some.config_id != made_up_builder(doubled_fraction=0.3).config_id
-    assert made_up_builder(repeated_fraction=1).config_id == made_up_builder(repeated_fraction=1.0).config_id
-    assert digest(split_rows(some, "validation")) == DIGESTS["validation"]
-    assert digest(split_rows(some, "train")) != DIGESTS["train"]
-    assert some.problems("train").repeated_fraction == 0.3
-    for split in ("validation", "test", "out_of_register"):
-        assert some.config.split_repeated_fraction(split) == 0.0
-    assert some.problems("validation").repeated_fraction == 0
-    assert not any(some.problems("validation").repeated(i) for i in range(100))
-    for bad in (-0.1, 1.5, "0.5", True):
-        with pytest.raises(ValueError, match="repeated fraction must be a number from 0 to 1"):
-            made_up_builder(repeated_fraction=bad)
-
-
-def test_a_real_builders_train_split_repeats_0_3_of_its_problems_and_its_held_out_splits_none(corpus):
-    """Through the builder (the published data's path): about 0.3 of the train problems repeated, none of validation
-    and test."""
-    builder = InterleaveCurriculum(config_name="stage-1", corpus=corpus, repeated_fraction=0.3)
-    train = builder.problems("train")
-    assert sum(train.repeated(i) for i in range(1000)) / 1000 == pytest.approx(0.3, abs=0.05)
-    plain = InterleaveCurriculum(config_name="stage-1", corpus=corpus)
-    for split in ("validation", "test"):
-        problems = builder.problems(split)
-        assert problems.repeated_fraction == 0 and not any(problems.repeated(i) for i in range(1000))
-        assert [problems[i] for i in range(50)] == [plain.problems(split)[i] for i in range(50)]
