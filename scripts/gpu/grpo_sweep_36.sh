@@ -57,7 +57,7 @@
 # PART=i1-dblc         stage-1.yaml from it with --cut_word_credit true --promotion_problems 256 --seed 2
 #                       --doubled_fraction 0.3 (CLOCK=10 guards; the recipe's 310 steps and its checks decide).
 #                       i1-dblc-score: average and last weights on validation; i1-dblc-report: the average on test
-#                       and OOR. The average's validation and test scores keep their completions (first_slip_kinds.py).
+#                       and OOR (the average's validation and test answers kept, for first_slip_kinds.py).
 # Rules, written before the run:
 #   item 2, the chain's stage 6: chain-6s is the chain's stage 6 (stages 1-2 batch 32, 3-5 batch 34, 6 batch 35, each
 #     by the recipes of now); it replaces the shipped adapter (idf-more) if it meets every stage's goal on test
@@ -134,10 +134,8 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   start) format_start ;;
   i1-dblc) wait_for $LAB/runs/sft-start/final/adapter_model.safetensors || exit 1
     CLOCK=10 stage1 i1-dblc --cut_word_credit true --promotion_problems 256 --seed 2 --doubled_fraction 0.3 ;;
-  i1-dblc-score) score i1-dblc-average $LAB/runs/i1-dblc/final validation 1 --completions &
-    score i1-dblc-raw $LAB/runs/i1-dblc/final-raw validation 1 & wait ;;
-  i1-dblc-report) score i1-dblc-average $LAB/runs/i1-dblc/final test 1 --completions &
-    score i1-dblc-average $LAB/runs/i1-dblc/final out_of_register 1 & wait ;;
+  i1-dblc-score) score_both i1-dblc ;;
+  i1-dblc-report) report_stage1 i1-dblc ;;
   s2-steps) wait_for $LAB/carry/chain-stage-1/adapter_model.safetensors || exit 1
     mkdir -p $LAB/results/s2-steps
     timeout -s TERM 1200 python3 -m training.cli.train --config training/recipes/stage-2.yaml --model $M \

@@ -168,14 +168,19 @@ stage1() {
   back $name-average $LAB/runs/$name/final
   if [ "${BACK_RAW:-1}" = 1 ]; then back $name-raw $LAB/runs/$name/final-raw; fi   # BACK_RAW=0: the average alone
 }
-# score_both NAME: a stage1 run's average and last weights on validation (256, stage 1)
+# score_both NAME: a stage1 run's average and last weights on validation (256, stage 1); the average's answers kept
+# (--completions: 10-word answers, small), so that scripts/analysis/first_slip_kinds.py reads its misses without a
+# CPU rerun (session 30 regenerated i1-p256's to read them)
 score_both() {
-  score $1-average $LAB/runs/$1/final validation 1 & score $1-raw $LAB/runs/$1/final-raw validation 1 & wait
+  score $1-average $LAB/runs/$1/final validation 1 --completions & score $1-raw $LAB/runs/$1/final-raw validation 1 &
+  wait
 }
-# report_stage1 NAME...: each stage1 run's average on test and out_of_register (256 each, stage 1), all at once
+# report_stage1 NAME...: each stage1 run's average on test (its answers kept, as score_both's) and out_of_register
+# (256 each, stage 1), all at once
 report_stage1() {
   for name in "$@"; do
-    score $name-average $LAB/runs/$name/final test 1 & score $name-average $LAB/runs/$name/final out_of_register 1 &
+    score $name-average $LAB/runs/$name/final test 1 --completions &
+    score $name-average $LAB/runs/$name/final out_of_register 1 &
   done
   wait
 }
