@@ -12,7 +12,10 @@
 #   issue 18, repeated phrases (new: --repeated_fraction, dataset_builders/interleave_curriculum/repeats.py): a tail of
 #           300 steps of stage 6's identifier part from chain-6s (as trained) at problem seed 2, with half its problems'
 #           texts repeating a phrase within and across the two texts (rep-tail), against the same tail without
-#           (ctl-tail). The arms differ only in the transform.
+#           (ctl-tail). The arms differ only in the transform. Each, and chain-6s, also on a stress test of
+#           place-keeping at 200 words (scripts/analysis/repeat_stress.py: 128 validation problems as drawn and the
+#           same with a repeated phrase; on CPU at 50 words chain-6s lost 0.337 to the phrase, 0.979 -> 0.642,
+#           results/grpo/repeat-stress/README.md).
 #   item 2, the chain's minutes: stage 2 with its help step-bound (sft-stage-2-help-steps: the 7-minute help's data
 #           and rate for 1,000 steps, the cosine to its end, where the clock cut a 5,000-step cosine at 1,468) and the
 #           GRPO of stage-2.yaml after it, from the chain's stage 1 (s2-steps): as good in ~2 fewer minutes?
@@ -48,7 +51,8 @@
 # PART=rep-tail         sft-stage-6-help-identifiers from chain-stage-6s-fp32 for 300 steps at --problem_seed 2 with
 #                       --repeated_fraction 0.5; its adapter back in bf16. ctl-tail: the same without the transform.
 #                       X-tail-oorv-score: stages 5-6 on OORV; X-tail-val-score: stages 5-6 on validation;
-#                       X-tail-test-score: stages 1-6 on test; X-tail-oor-score: stages 5-6 on OOR.
+#                       X-tail-stress-score: the stress test (stage 5, 128 problems, plain and repeated);
+#                       X-tail-oor-score: stages 5-6 on OOR. c6s-stress-score: chain-6s on the stress test.
 # PART=h5-steps-768-score, h5-cos-768-score: stage 5 on validation, 768 problems.
 # PART=s2-steps         stage-2.yaml from chain-stage-1 (carried, bf16; batch 32's chain continued its float32 copy)
 #                       with --supervised_help sft-stage-2-help-steps; its adapter back in bf16. s2-steps-val-score:
@@ -69,7 +73,8 @@
 #   issue 18: stage 6's identifier part (sft-stage-6-help-identifiers) takes --repeated_fraction 0.5 if rep-tail beats
 #     ctl-tail at 500 words on OORV by 0.03 or more (paired, interval's low end above 0) and is not more than 0.01 below
 #     it at 500 words on validation; the next batch then runs the chain's stage 6 with it (no added minutes: the part
-#     keeps its 613 steps). Reported either way: both tails on OOR and test at 500 words.
+#     keeps its 613 steps). Reported either way: both tails on OOR at 500 words and on the stress test (repeated
+#     minus plain, each tail against the other and against chain-6s).
 #   item 2, stage 2: stage-2.yaml names sft-stage-2-help-steps if s2-steps's stage 2 scores no more than 0.005 below
 #     the chain's stage 2 (batch 32) at 25 words on validation and no more than 0.01 below it at 10 words (paired), in
 #     fewer minutes (help + GRPO, from the runs' summaries). Reported: both on test.
@@ -79,10 +84,10 @@
 # Plans (setup.sh's start_lanes; export BACK_RAW=0 first). Paces from batch 35 on four H200s: a score of stages 1-6 on
 # one split ~3.5 minutes, of stages 5-6 ~2.5; the identifier part 613 steps 9.6 minutes with loading (300: ~5); a
 # stage-1 run of 310 steps 7.8 (400: ~10) with its start (~1); 768 problems at 200 words ~4.
-#   4 GPUs: "c6s-test-score rep-tail rep-tail-oorv-score rep-tail-val-score rep-tail-test-score h5-steps-768-score"
-#           "c6s-val-score ctl-tail ctl-tail-oorv-score ctl-tail-val-score ctl-tail-test-score h5-cos-768-score"
+#   4 GPUs: "c6s-test-score rep-tail rep-tail-oorv-score rep-tail-val-score rep-tail-stress-score h5-steps-768-score"
+#           "c6s-val-score ctl-tail ctl-tail-oorv-score ctl-tail-val-score ctl-tail-stress-score h5-cos-768-score"
 #           "c6s-oor-score start i1-dblc i1-dblc-score i1-dblc-report rep-tail-oor-score"
-#           "c6s-oorv-score s2-steps s2-steps-val-score s2-steps-test-score ctl-tail-oor-score"
+#           "c6s-oorv-score s2-steps s2-steps-val-score s2-steps-test-score ctl-tail-oor-score c6s-stress-score"
 #           (~22, ~22, ~20, ~19 minutes; the tails start with the second call, s2-steps with the fourth)
 #   2 GPUs: "c6s-test-score rep-tail rep-tail-oorv-score rep-tail-val-score c6s-oor-score"
 #           "c6s-val-score ctl-tail ctl-tail-oorv-score ctl-tail-val-score c6s-oorv-score" (~24, ~24); item 1, stage
@@ -106,6 +111,17 @@ tail_part() {
   wait_for $C6S_FP32/adapter_model.safetensors || return 1
   help_alone $name sft-stage-6-help-identifiers $C6S_FP32 8 --max_steps 300 --problem_seed 2 "$@"
 }
+# stress_score NAME ADAPTER: the stress test at 200 words (repeat_stress.py's two files, made in a folder of its own:
+# keyed, the same everywhere) on stage 5, 128 problems each, into scores/NAME-stress200-{plain,repeated}
+stress_score() {
+  local data=$LAB/stress200-$1
+  python3 scripts/analysis/repeat_stress.py --words 200 --n 128 --split validation --out $data | tail -1
+  for v in plain repeated; do
+    python3 -m training.cli.evaluate --model $M --adapter $2 --stages 5 --n 128 --data $data/$v.jsonl \
+      --arithmetic false --baseline false --completions --out $LAB/results/scores/$1-stress200-$v 2>&1 \
+      | grep "^| stage" | sed "s/^/$1 stress $v: /"
+  done
+}
 # run_score NAME SPLIT STAGES [FLAGS...]: the adapter of run NAME ($LAB/runs/NAME/final) on SPLIT, once it exists
 run_score() {
   wait_for $LAB/runs/$1/final/adapter_model.safetensors && score $1 $LAB/runs/$1/final $2 $3 "${@:4}"
@@ -123,8 +139,11 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   ctl-tail-oorv-score) run_score ctl-tail out_of_register_validation 5-6 ;;
   rep-tail-val-score) run_score rep-tail validation 5-6 ;;
   ctl-tail-val-score) run_score ctl-tail validation 5-6 ;;
-  rep-tail-test-score) run_score rep-tail test 1-6 ;;
-  ctl-tail-test-score) run_score ctl-tail test 1-6 ;;
+  rep-tail-stress-score) wait_for $LAB/runs/rep-tail/final/adapter_model.safetensors &&
+    stress_score rep-tail $LAB/runs/rep-tail/final ;;
+  ctl-tail-stress-score) wait_for $LAB/runs/ctl-tail/final/adapter_model.safetensors &&
+    stress_score ctl-tail $LAB/runs/ctl-tail/final ;;
+  c6s-stress-score) wait_for $C6S/adapter_model.safetensors && stress_score chain-stage-6s $C6S ;;
   rep-tail-oor-score) run_score rep-tail out_of_register 5-6 ;;
   ctl-tail-oor-score) run_score ctl-tail out_of_register 5-6 ;;
   h5-steps-768-score) wait_for $LAB/carry/h5-steps/adapter_model.safetensors || exit 1
