@@ -252,59 +252,47 @@ def test_identifiers_and_scrambling_are_set_apart():
     assert (task.identifier_fraction, task.scrambled_fraction) == (0.2, 0.4)
 
 
-def test_doubled_words_are_set_apart_from_the_other_shares_and_named_by_the_continuation_cuts_check(tmp_path):
-    """--doubled_fraction sets the task's own share beside the others (each left as given); with --continuation_cuts
-    it is named as a share that changes the plain texts; its help says what it does."""
+@pytest.mark.parametrize(
+    "flag, other, words",
+    [
+        ("doubled_fraction", "identifier_fraction", "identical adjacent words"),
+        ("repeated_fraction", "doubled_fraction", "repeats within a text and across the two"),
+    ],
+    ids=["doubled", "repeated"],
+)
+def test_a_text_share_is_set_apart_from_the_other_shares_and_named_by_the_continuation_cuts_check(
+    tmp_path, flag, other, words
+):
+    """--doubled_fraction and --repeated_fraction each set the task's own share beside the others (each left as given)
+    and reach its train problems; with --continuation_cuts each is named as a share that changes the plain texts, with
+    another such share too; its help says what it does."""
     import re
     from dataclasses import fields
 
-    from training.core.arguments import DOUBLED_FRACTION_HELP, FRACTION_FLAGS, RunArguments
+    from training.core import arguments
+    from training.core.arguments import FRACTION_FLAGS, RunArguments
     from training.core.run_task import task_for
 
-    assert "doubled_fraction" in FRACTION_FLAGS
-    task = task_for(parse_run_arguments(["--config", STAGE_3, "--doubled_fraction", "0.3"])[0])
-    assert (task.doubled_fraction, task.identifier_fraction, task.scrambled_fraction) == (0.3, 0, 0)
-    every = ["--doubled_fraction", "0.1", "--identifier_fraction", "0.2", "--scrambled_fraction", "0.4"]
-    task = task_for(parse_run_arguments(["--config", STAGE_3, *every])[0])
-    assert (task.doubled_fraction, task.identifier_fraction, task.scrambled_fraction) == (0.1, 0.2, 0.4)
-    answers = tmp_path / "answers.jsonl"
-    answers.write_text("")
-    windows = ["--config", STAGE_3, "--continuation_words", "12", "--continuation_cuts", str(answers)]
-    with pytest.raises(RecipeError, match=re.escape("and --doubled_fraction changes their texts: give one or")):
-        parse_run_arguments([*windows, "--doubled_fraction", "0.3"])
-    with pytest.raises(RecipeError, match=re.escape("--identifier_fraction and --doubled_fraction changes their")):
-        parse_run_arguments([*windows, "--doubled_fraction", "0.3", "--identifier_fraction", "0.3"])
-    help_text = next(f.metadata["help"] for f in fields(RunArguments) if f.name == "doubled_fraction")
-    assert help_text == DOUBLED_FRACTION_HELP and "identical adjacent words" in help_text
-
-
-def test_a_repeated_phrase_is_set_apart_from_the_other_shares_and_named_by_the_continuation_cuts_check(tmp_path):
-    """--repeated_fraction sets the task's own share beside the others (each left as given) and reaches its train
-    problems; with --continuation_cuts it is named as a share that changes the plain texts; its help says what it
-    does."""
-    import re
-    from dataclasses import fields
-
-    from training.core.arguments import FRACTION_FLAGS, REPEATED_FRACTION_HELP, RunArguments
-    from training.core.run_task import task_for
-
-    assert "repeated_fraction" in FRACTION_FLAGS
-    task = task_for(parse_run_arguments(["--config", STAGE_3, "--repeated_fraction", "0.3"])[0])
-    assert (task.repeated_fraction, task.doubled_fraction, task.identifier_fraction) == (0.3, 0, 0)
+    assert flag in FRACTION_FLAGS
+    task = task_for(parse_run_arguments(["--config", STAGE_3, f"--{flag}", "0.3"])[0])
+    assert (getattr(task, flag), getattr(task, other), task.scrambled_fraction) == (0.3, 0, 0)
     plain = task_for(parse_run_arguments(["--config", STAGE_3])[0])
-    assert plain.repeated_fraction == 0
+    assert getattr(plain, flag) == 0
     changed = [task.problem("train", i) != plain.problem("train", i) for i in range(100)]
     assert 0.15 <= sum(changed) / 100 <= 0.45
-    every = ["--repeated_fraction", "0.1", "--doubled_fraction", "0.2", "--scrambled_fraction", "0.4"]
+    every = [f"--{flag}", "0.1", f"--{other}", "0.2", "--scrambled_fraction", "0.4"]
     task = task_for(parse_run_arguments(["--config", STAGE_3, *every])[0])
-    assert (task.repeated_fraction, task.doubled_fraction, task.scrambled_fraction) == (0.1, 0.2, 0.4)
+    assert (getattr(task, flag), getattr(task, other), task.scrambled_fraction) == (0.1, 0.2, 0.4)
     answers = tmp_path / "answers.jsonl"
     answers.write_text("")
     windows = ["--config", STAGE_3, "--continuation_words", "12", "--continuation_cuts", str(answers)]
-    with pytest.raises(RecipeError, match=re.escape("and --repeated_fraction changes their texts: give one or")):
-        parse_run_arguments([*windows, "--repeated_fraction", "0.3"])
-    help_text = next(f.metadata["help"] for f in fields(RunArguments) if f.name == "repeated_fraction")
-    assert help_text == REPEATED_FRACTION_HELP and "repeats within a text and across the two" in help_text
+    with pytest.raises(RecipeError, match=re.escape(f"and --{flag} changes their texts: give one or")):
+        parse_run_arguments([*windows, f"--{flag}", "0.3"])
+    first, second = sorted([flag, other], key=FRACTION_FLAGS.index)
+    with pytest.raises(RecipeError, match=re.escape(f"--{first} and --{second} changes their")):
+        parse_run_arguments([*windows, f"--{flag}", "0.3", f"--{other}", "0.3"])
+    help_text = next(f.metadata["help"] for f in fields(RunArguments) if f.name == flag)
+    assert help_text == getattr(arguments, f"{flag.upper()}_HELP") and words in help_text
 
 
 def test_a_long_identifier_share_reaches_the_task_with_an_identifier_fraction_only(tmp_path):
