@@ -94,9 +94,11 @@ def group_first_slips(records: list[dict], problems: dict[str, dict]) -> dict:
 
 def slip_groups(records: list[dict], keep=lambda task: True):
     """The interleave answers of an evaluation's ``records`` (arithmetic has no streams to slip) whose task ``keep``
-    accepts, by (label, split, task) in order, each group with its problems drawn again from their ids: (label,
-    split, task, records, {problem id: problem})."""
+    accepts, by (label, split, task) in order, each group with its problems: (label, split, task, records, {problem
+    id: problem}). A group whose records carry their texts (``make eval --completions`` since session 30) is its own
+    problems; else they are drawn again from their ids, which the problems of ``make eval DATA=...`` cannot be."""
     from dataset_builders import tasks
+    from dataset_builders.prompts import interleave_target
 
     groups: dict[tuple, list[dict]] = {}
     for record in records:
@@ -104,8 +106,16 @@ def slip_groups(records: list[dict], keep=lambda task: True):
             # an answer without a label is the adapter's, as paired_scores.py reads it
             groups.setdefault((record.get("label", "trained"), record["split"], record["task"]), []).append(record)
     for (label, split, task), members in sorted(groups.items()):
-        size = max(r["index"] for r in members) + 1
-        yield label, split, task, members, {p["id"]: p for p in tasks.get(task).problems(split, size)}
+        if all("text_a" in r and "text_b" in r for r in members):
+            problems = {
+                r["id"]: {"id": r["id"], "text_a": r["text_a"], "text_b": r["text_b"]}
+                | {"target": interleave_target(r["text_a"], r["text_b"])}
+                for r in members
+            }
+        else:
+            size = max(r["index"] for r in members) + 1
+            problems = {p["id"]: p for p in tasks.get(task).problems(split, size)}
+        yield label, split, task, members, problems
 
 
 def folder_first_slips(folder: Path) -> list[dict]:

@@ -61,3 +61,27 @@ def test_an_eval_folder_gets_its_table(tmp_path, capsys):
     expected = word_features(drawn[0])[4]
     assert row["symbolic_at_first_slips"] == float(expected["symbolic"])
     assert "| trained | test | stage-1 | 1 |" in capsys.readouterr().out
+
+
+def test_records_that_carry_their_texts_need_no_redraw(tmp_path, capsys):
+    """``make eval DATA=... --completions`` answers (split ``data``: nothing to draw again) carry their texts: the
+    table and after_slip.py read the problems from them."""
+    from scripts.analysis.after_slip import main as after_slip_main
+
+    texts = [("a1 a2 a3 a4", "b1 b2 b3 b4"), ("c1 c2 c3", "d1 d2 d3")]
+    completions = ["a1 b1 a2 b2 a4 b4 a3 b3", "c1 d1 c2 d2 c3 d3"]
+    records = [
+        {
+            "label": "trained", "split": "data", "task": "stage-1", "index": i, "id": f"data-10w-{i:07d}",
+            "first_slip": 4 if i == 0 else None, "first_difference": 4 if i == 0 else None, "exact": i == 1,
+            "score": 0.75 if i == 0 else 1.0, "text_a": a, "text_b": b, "completion": completion,
+        }
+        for i, ((a, b), completion) in enumerate(zip(texts, completions, strict=True))
+    ]  # fmt: skip
+    (tmp_path / "problems.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert main([str(tmp_path)]) == 0
+    (row,) = json.loads((tmp_path / "first_slips.json").read_text())["groups"]
+    assert (row["split"], row["answers"], row["first_slips"]) == ("data", 2, 1)
+    assert "| trained | data | stage-1 | 1 |" in capsys.readouterr().out
+    assert after_slip_main([str(tmp_path)]) == 0
+    assert "| data | 2 | 1 |" in capsys.readouterr().out

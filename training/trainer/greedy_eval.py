@@ -200,7 +200,8 @@ def problem_records(
 ) -> list[dict]:
     """One record per problem: the task's score record (score, exact match, lengths, first differing word), plus
     the label, task, split, index, the problem's id and texts' sources when it has them, whether the completion
-    stopped on an end token and its length in tokens."""
+    stopped on an end token and its length in tokens; ``with_completions``: the completion too, and the problem's two
+    texts when it has them."""
     records = []
     for index, (completion, scored, stopped) in enumerate(
         zip(completions, task.score_batch(completions, rows), ended, strict=True)
@@ -222,7 +223,8 @@ def problem_records(
         }
         if token_counts is not None:
             record["completion_tokens"] = token_counts[index]
-        if with_completions:
+        if with_completions:  # and the texts it answered: an analysis needs no redraw (DATA's problems have none)
             record["completion"] = completion
+            record.update({key: rows[index][key] for key in ("text_a", "text_b") if key in rows[index]})
         records.append(record)
     return records

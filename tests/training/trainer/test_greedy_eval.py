@@ -58,6 +58,12 @@ def test_problem_records_name_the_first_difference_and_unfinished_completions():
     assert [r["ended"] for r in records] == [True, True, False]
     assert records[0]["score"] == 1.0 > records[1]["score"] and records[2]["completion"] == "a1 b1"
     assert [r["completion_words"] for r in records] == [4, 4, 2] and records[2]["reference_words"] == 4
+    assert "text_a" not in records[0]  # the rows above have no texts
+    texts = {"target": "a1 b1", "text_a": "a1", "text_b": "b1"}
+    (kept,) = problem_records("trained", tasks.get("stage-1"), ["a1 b1"], [texts], [True], with_completions=True)
+    assert (kept["text_a"], kept["text_b"], kept["completion"]) == ("a1", "b1", "a1 b1")  # for analyses: no redraw
+    (plain,) = problem_records("trained", tasks.get("stage-1"), ["a1 b1"], [texts], [True])
+    assert "text_a" not in plain and "completion" not in plain  # without --completions: neither
     arithmetic = problem_records(
         "trained", tasks.get("arithmetic"), ["11008", "11009"], [{"answer": 11008}] * 2, [True, True]
     )
