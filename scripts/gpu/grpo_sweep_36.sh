@@ -88,7 +88,8 @@
 #           "c6s-val-score ctl-tail ctl-tail-oorv-score ctl-tail-val-score ctl-tail-stress-score h5-cos-768-score"
 #           "c6s-oor-score start i1-dblc i1-dblc-score i1-dblc-report rep-tail-oor-score"
 #           "c6s-oorv-score s2-steps s2-steps-val-score s2-steps-test-score ctl-tail-oor-score c6s-stress-score"
-#           (~22, ~22, ~20, ~19 minutes; the tails start with the second call, s2-steps with the fourth)
+#           (~22, ~22, ~20, ~21 minutes; the tails start when chain-stage-6s-fp32 comes, with the call after .gpu/4's,
+#           and s2-steps when chain-stage-1 comes, two calls later: ~1 minute in)
 #   2 GPUs: "c6s-test-score rep-tail rep-tail-oorv-score rep-tail-val-score c6s-oor-score"
 #           "c6s-val-score ctl-tail ctl-tail-oorv-score ctl-tail-val-score c6s-oorv-score" (~24, ~24); item 1, stage
 #           2 and stage 5's 768 problems lead the batch after.
