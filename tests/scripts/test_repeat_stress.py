@@ -7,11 +7,7 @@ import pytest
 
 from dataset_builders.interleave_curriculum.user_texts import read_user_texts
 from scripts.analysis.repeat_stress import main, stress_pairs
-
-
-def phrase_count(phrase: list[str], text: str) -> int:
-    words = text.split()
-    return sum(words[i : i + len(phrase)] == phrase for i in range(len(words) - len(phrase) + 1))
+from tests.dataset_builders.test_repeated_fraction import occurrences
 
 
 def test_the_pairs_are_the_held_out_problems_and_the_same_with_a_phrase_repeated(corpus):
@@ -27,7 +23,7 @@ def test_the_pairs_are_the_held_out_problems_and_the_same_with_a_phrase_repeated
             assert len(b[column].split()) == len(a[column].split()) == 25
         source = a["text_a"] if place["source"] == "a" else a["text_b"]
         phrase = source.split()[place["start"] : place["start"] + place["length"]]
-        assert phrase_count(phrase, b["text_a"]) + phrase_count(phrase, b["text_b"]) >= 2
+        assert occurrences(phrase, (b["text_a"], b["text_b"])) >= 2
         changed = sum(x != y for c in ("text_a", "text_b") for x, y in zip(a[c].split(), b[c].split(), strict=True))
         copies = len(place["copies"]["a"]) + len(place["copies"]["b"])
         assert 0 < changed <= copies * place["length"]  # only the copies' words differ
