@@ -12,7 +12,8 @@
 - Each adapter (its parts joined, wherever they came back) goes to ``adapters/batch-N/NAME/`` (bf16, as ``back``
   brings them), to be committed in history and dropped from the tree in the next commit, as batches 24-30 did.
 - Then, as batches 29-30's READMEs list: ``scripts/compress_results.py --min_kb 1``, ``scripts/summarize_runs.py``
-  into ``results/grpo/batch-N.json`` with ``--note``, and ``scripts/derailment.py`` on every score folder.
+  into ``results/grpo/batch-N.json`` with ``--note``, and ``scripts/derailment.py`` on every score folder that holds
+  its ``problems.jsonl`` (those without one are named, not an error: batch 36 brought some scores back without).
 
 Prints what it wrote and what is left by hand (the README, first slips, paired comparisons, the commits). Refuses to
 write into a batch folder that exists (``--force`` adds to it).
@@ -97,6 +98,12 @@ def copy_records(results: Path, batch: Path) -> dict[str, list[str]]:
     return copied
 
 
+def has_answers(score_folder: Path) -> bool:
+    """Whether a score folder holds its per-problem records (``problems.jsonl``, gzipped or not), which
+    ``scripts/derailment.py`` reads; a call that brought back only ``eval.json`` leaves none."""
+    return any((score_folder / name).exists() for name in ("problems.jsonl", "problems.jsonl.gz"))
+
+
 def run_script(*args: str) -> str:
     proc = subprocess.run([sys.executable, *args], cwd=REPO_ROOT, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -143,8 +150,11 @@ def main(argv: list[str] | None = None) -> int:
     record = args.root / "results" / "grpo" / f"batch-{args.batch}.json"
     print(run_script("scripts/summarize_runs.py", str(batch), str(record), "--note", args.note).rstrip())
     scored = sorted(p for p in (batch / "scores").iterdir() if p.is_dir()) if (batch / "scores").is_dir() else []
-    if scored:
-        print(run_script("scripts/derailment.py", *map(str, scored)).rstrip())
+    answered = [p for p in scored if has_answers(p)]
+    if answered:
+        print(run_script("scripts/derailment.py", *map(str, answered)).rstrip())
+    if unanswered := [p.name for p in scored if p not in answered]:
+        print(f"no derailment.json for {', '.join(unanswered)}: no problems.jsonl came back with their scores")
     print(
         "\nLeft by hand: commit the adapters (then drop them from the tree in the next commit); "
         f"{rel}/README.md with the rules applied; scripts/first_slip_words.py and scripts/paired_scores.py where the "

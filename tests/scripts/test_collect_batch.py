@@ -99,6 +99,25 @@ def test_a_batch_is_collected_with_the_later_call_winning_and_its_adapter_joined
     assert "adapters/batch-31/run-a" in proc.stdout and "Left by hand" in proc.stdout
 
 
+def test_a_score_without_its_problems_is_named_and_the_others_get_their_derailment(tmp_path):
+    """Batch 36 brought three score folders back with eval.json alone: derailment.py refused them, and so the whole
+    step failed for every folder; now those are named and the rest are read."""
+    first, second = device_calls(tmp_path)
+    row = {"task": "stage-1", "n": 1, "nw_score": 1.0, "exact_match": 1.0, "split": "test"}
+    (tmp_path / "device" / "6").mkdir()
+    (tmp_path / "device" / "6" / "results.tar.gz").write_bytes(
+        tar_gz({"results/scores/run-a-test/eval.json": json.dumps({"rows": [row]}).encode()})
+    )
+    root = tmp_path / "repo"
+    proc = run(36, first, second, tmp_path / "device" / "6", "--note", "n", "--root", root)
+    assert proc.returncode == 0, proc.stderr
+    scores = root / "results" / "grpo" / "batch-36" / "scores"
+    assert (scores / "run-a-validation" / "derailment.json").exists()
+    assert (scores / "run-a-test" / "eval.json").exists() and not (scores / "run-a-test" / "derailment.json").exists()
+    assert "no derailment.json for run-a-test: no problems.jsonl" in proc.stdout
+    assert "Left by hand" in proc.stdout
+
+
 def test_missing_folders_empty_calls_and_an_existing_batch_are_clear_errors(tmp_path):
     first, second = device_calls(tmp_path)
     root = tmp_path / "repo"
