@@ -3,7 +3,8 @@
 
     .venv/bin/python scripts/gpu/collect_batch.py 31 /work/.device/5 /work/.device/6 /work/.device/7 --note "..."
 
-- Every ``results.tar.gz``, in the order given (a later call's copy of a file replaces an earlier one: each tar holds
+- Every ``results.tar.gz`` (or its ``results.tar.gz.part-*`` joined, as ``results_back`` in setup.sh cuts it), in
+  the order given (a later call's copy of a file replaces an earlier one: each tar holds
   the whole ``results/`` of the machine at that call), is unpacked; its run folders (those with a ``summary.json``, a
   ``train.log`` or a ``chain.log``, the chain runner's log of a ``make curriculum`` part; with their ``eval/``),
   ``scores/`` and part logs (``bg-PART.log``, into ``logs/``) go to ``results/grpo/batch-N/``; slip probes
@@ -33,16 +34,30 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
+def results_archive(folder: Path) -> bytes | None:
+    """A call's ``results.tar.gz``, whole or joined from its ``results.tar.gz.part-*`` (setup.sh's ``results_back``
+    cuts it under the 16 MiB a returned file may have); None where the call brought neither."""
+    whole = folder / "results.tar.gz"
+    if whole.is_file():
+        return whole.read_bytes()
+    parts = sorted(folder.glob("results.tar.gz.part-*"))
+    return b"".join(p.read_bytes() for p in parts) if parts else None
+
+
 def unpack_results(folders: list[Path], into: Path) -> int:
-    """Unpack each folder's ``results.tar.gz`` into ``into`` in turn (later ones replace files of earlier ones); how
-    many there were."""
+    """Unpack each folder's results archive into ``into`` in turn (later ones replace files of earlier ones); how
+    many there were. A joined archive that is not whole (a part missing) is one clear error."""
     count = 0
     for folder in folders:
-        tar_path = folder / "results.tar.gz"
-        if tar_path.is_file():
-            with tarfile.open(tar_path) as tar:
+        data = results_archive(folder)
+        if data is None:
+            continue
+        try:
+            with tarfile.open(fileobj=io.BytesIO(data)) as tar:
                 tar.extractall(into, filter="data")
-            count += 1
+        except (tarfile.TarError, EOFError, OSError) as error:
+            raise SystemExit(f"{folder}: its results archive does not unpack ({error}); is a part missing?") from error
+        count += 1
     return count
 
 

@@ -138,4 +138,4 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   i1-rep-score) score_both i1-rep ;;
   i1-rep-report) report_stage1 i1-rep ;;
 esac
-[ -z "$BG" ] && (cd $LAB && tar czf $OUT/results.tar.gz --exclude=inputs.pt results)
+[ -z "$BG" ] && results_back  # results.tar.gz.part-* (collect_batch.py joins them)

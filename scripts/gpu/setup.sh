@@ -69,6 +69,10 @@ wait_for() {
 # pack_out NAME PATH...: tar PATHs (relative to $LAB) into $OUT/NAME.tar.gz.part-* (15 MiB parts; $OUT takes files of
 # at most 16 MiB). Join here with: cat NAME.tar.gz.part-* | tar xz
 pack_out() { local name=$1; shift; (cd $LAB && tar cz "$@") | split -b 15m - $OUT/$name.tar.gz.part-; }
+# results_back: $LAB/results (the probes' inputs.pt left out) into $OUT as results.tar.gz.part-aa, -ab, ...: a call
+# brings back no file over 16 MiB, and a batch that keeps its answers can pass that (batch 36's extra call: 46 MB).
+# scripts/gpu/collect_batch.py joins the parts.
+results_back() { rm -f $OUT/results.tar.gz.part-*; pack_out results --exclude=inputs.pt results; }
 # bf16 FOLDER: the folder's adapter cast to bfloat16 in place, as adapters/shipped (half the bytes to bring back)
 bf16() {
   python3 - $1/adapter_model.safetensors <<'PY'

@@ -118,6 +118,50 @@ def test_a_score_without_its_problems_is_named_and_the_others_get_their_derailme
     assert "Left by hand" in proc.stdout
 
 
+def test_results_cut_in_parts_are_joined_and_a_missing_part_is_a_clear_error(tmp_path):
+    """setup.sh's results_back cuts a call's results under the 16 MiB a returned file may have; the parts are joined
+    (here a first part of a few bytes), and a set with one missing says so instead of a tarfile traceback."""
+    first, second = device_calls(tmp_path)
+    archive = (second / "results.tar.gz").read_bytes()
+    (second / "results.tar.gz").unlink()
+    (second / "results.tar.gz.part-aa").write_bytes(archive[:100])
+    (second / "results.tar.gz.part-ab").write_bytes(archive[100:])
+    root = tmp_path / "repo"
+    proc = run(37, first, second, "--note", "n", "--root", root)
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((root / "results" / "grpo" / "batch-37" / "run-a" / "summary.json").read_text())
+    assert summary["global_step"] == 12  # the later call's, from its joined parts
+    (second / "results.tar.gz.part-ab").unlink()
+    proc = run(38, first, second, "--note", "n", "--root", root)
+    assert proc.returncode != 0 and "does not unpack" in proc.stderr and "part missing" in proc.stderr
+
+
+def test_setup_results_back_cuts_what_collect_batch_joins(tmp_path):
+    """The device side: results_back (scripts/gpu/setup.sh, sourced dry) packs $LAB/results without the probes'
+    inputs.pt into $OUT/results.tar.gz.part-*, parts of at most 15 MiB, which join into the archive collect_batch
+    unpacks."""
+    lab, out = tmp_path / "lab", tmp_path / "out"
+    (lab / "results" / "run-a").mkdir(parents=True)
+    (lab / "results" / "run-a" / "summary.json").write_text("{}")
+    (lab / "results" / "probe").mkdir()
+    (lab / "results" / "probe" / "inputs.pt").write_bytes(b"x" * 100)
+    out.mkdir()
+    env = {"DRY_RUN": str(tmp_path / "dry.log"), "LAB": str(lab), "OUT": str(out), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run(
+        ["bash", "-c", "source scripts/gpu/setup.sh >/dev/null; results_back"],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    parts = sorted(out.glob("results.tar.gz.part-*"))
+    assert [p.name for p in parts] == ["results.tar.gz.part-aa"]
+    with tarfile.open(fileobj=io.BytesIO(b"".join(p.read_bytes() for p in parts))) as tar:
+        names = tar.getnames()
+    assert "results/run-a/summary.json" in names and not any(n.endswith("inputs.pt") for n in names)
+
+
 def test_missing_folders_empty_calls_and_an_existing_batch_are_clear_errors(tmp_path):
     first, second = device_calls(tmp_path)
     root = tmp_path / "repo"
