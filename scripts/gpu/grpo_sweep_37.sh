@@ -31,7 +31,14 @@
 #   item 1 (parts kept, in neither plan: their lanes went to the lineage): i1-p256's recipe with a phrase repeated in
 #           30% of its train problems (i1-rep).
 #
-# Starts, carried (each rides a call of its own or shares one, see Calls; at most 64 MiB a call):
+# Starts, carried (each rides a call of its own or shares one, see Calls; at most 64 MiB a call). Rebuilt into .carry/
+# by `.venv/bin/python scripts/gpu/carry_starts.py scripts/gpu/grpo_sweep_37.sh` from these lines:
+# CARRY chain-stage-6s ab1ae84:adapters/batch-35/chain-stage-6s
+# CARRY chain-stage-6s-fp32 ab1ae84:adapters/batch-35/chain-stage-6s-fp32
+# CARRY ctl-tail 82e6509:adapters/batch-36/ctl-tail
+# CARRY n5-eq12 1cef8a7:adapters/batch-26/n5-eq12
+# CARRY s6-lt-a 198b87e:adapters/batch-31/s6-lt-a
+# what they are:
 #   chain-stage-6s, chain-stage-6s-fp32: mkdir -p .carry/NAME && for f in adapter_config.json adapter_model.safetensors;
 #                                        do git show ab1ae84:adapters/batch-35/NAME/$f > .carry/NAME/$f; done
 #   ctl-tail (bf16, as it came back): the same from commit 82e6509 (adapters/batch-36/ctl-tail/).

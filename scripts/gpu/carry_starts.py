@@ -1,0 +1,103 @@
+"""Rebuild a GPU batch's carried starts from history: the adapters its sweep names in ``# CARRY`` lines, written into
+``.carry/NAME/`` (git-ignored), as the device calls carry them. A new checkout has no ``.carry/``; session 31 rebuilt
+batch 36's five starts by hand from the sweep header's prose.
+
+    .venv/bin/python scripts/gpu/carry_starts.py scripts/gpu/grpo_sweep_37.sh
+
+A line reads ``# CARRY NAME COMMIT:FOLDER [bf16]``: the adapter (``adapter_config.json`` and
+``adapter_model.safetensors``) in FOLDER at COMMIT, cast to bfloat16 when ``bf16`` follows (a float32 adapter carried
+at half the bytes, as setup.sh's ``bf16`` does on the device). A start already in ``.carry/`` with the same bytes is
+left as it is. Prints each start's size and SHA-256; one clear error for a commit or folder git does not have.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+FILES = ("adapter_config.json", "adapter_model.safetensors")
+CARRY_LINE = re.compile(
+    r"^#\s*CARRY\s+(?P<name>[\w.-]+)\s+(?P<commit>[0-9a-f]{7,40}):(?P<folder>\S+?)/?(?:\s+(?P<bf16>bf16))?\s*$"
+)
+
+
+@dataclass(frozen=True)
+class Start:
+    name: str
+    commit: str
+    folder: str
+    bf16: bool
+
+
+def carried_starts(sweep_text: str) -> list[Start]:
+    """The ``# CARRY`` lines of a sweep, in order; a line that starts ``# CARRY`` but does not parse is an error."""
+    starts = []
+    for number, line in enumerate(sweep_text.splitlines(), 1):
+        if not re.match(r"^#\s*CARRY\b", line):
+            continue
+        match = CARRY_LINE.match(line)
+        if not match:
+            raise ValueError(f"line {number}: {line.strip()!r} is not `# CARRY NAME COMMIT:FOLDER [bf16]`")
+        starts.append(Start(match["name"], match["commit"], match["folder"], bool(match["bf16"])))
+    return starts
+
+
+def git_file(root: Path, commit: str, path: str) -> bytes:
+    proc = subprocess.run(["git", "show", f"{commit}:{path}"], cwd=root, capture_output=True)
+    if proc.returncode != 0:
+        raise ValueError(f"git has no {commit}:{path} ({proc.stderr.decode().strip() or 'git show failed'})")
+    return proc.stdout
+
+
+def to_bf16(data: bytes) -> bytes:
+    """A safetensors file's floating tensors cast to bfloat16 (the others kept)."""
+    import torch
+    from safetensors.torch import load, save
+
+    tensors = load(data)
+    return save({k: v.to(torch.bfloat16) if v.is_floating_point() else v for k, v in tensors.items()})
+
+
+def write_start(root: Path, start: Start) -> Path:
+    """``.carry/NAME/`` holding the start's two files; returns the folder."""
+    folder = root / ".carry" / start.name
+    folder.mkdir(parents=True, exist_ok=True)
+    for file_name in FILES:
+        data = git_file(root, start.commit, f"{start.folder}/{file_name}")
+        if start.bf16 and file_name.endswith(".safetensors"):
+            data = to_bf16(data)
+        target = folder / file_name
+        if not target.exists() or target.read_bytes() != data:
+            target.write_bytes(data)
+    return folder
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sweep", type=Path, help="the sweep script whose # CARRY lines name the starts")
+    parser.add_argument("--root", type=Path, default=REPO_ROOT, help="the repository (tests use another)")
+    args = parser.parse_args(argv)
+    try:
+        starts = carried_starts(args.sweep.read_text())
+        if not starts:
+            raise ValueError(f"{args.sweep} has no `# CARRY NAME COMMIT:FOLDER` line")
+        for start in starts:
+            folder = write_start(args.root, start)
+            weights = (folder / FILES[1]).read_bytes()
+            digest = hashlib.sha256(weights).hexdigest()
+            cast = ", cast to bf16" if start.bf16 else ""
+            print(f".carry/{start.name}: {len(weights) / 1e6:.1f} MB{cast}, sha256 {digest[:16]}...")
+    except (OSError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
