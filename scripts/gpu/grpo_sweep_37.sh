@@ -105,9 +105,9 @@
 #           (~20, ~19, ~22, ~19 minutes; s6a-eq12 starts with .gpu/4's call, the tails and rgrpo when
 #           chain-stage-6s-fp32 comes a call later, the 512-problem scores of the carried adapters two calls later,
 #           s6lta-score three)
-#   2 GPUs: "s6a-eq12 s6a-eq12-score cos-tail-s2 cos-tail-s2-score"
-#           "ctl-tail-s3 ctl-tail-s3-score cos-tail-s3 cos-tail-s3-score ctl-tail-512-score" (~31, ~26: a lease may end
-#           in the first lane's last score); rgrpo leads the batch after.
+#   2 GPUs: "s6a-eq12 s6a-eq12-score"
+#           "rgrpo rgrpo-score rgrpo-stress-score s6lta-score" (~20, ~19); the end-point test (three tails and two
+#           512-problem scores, ~41 GPU minutes) needs a lease of its own: it leads the batch after.
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 37 /work/.device/N ... (each call's folder,
 # oldest first) --note "...", then the paired comparisons of the rules (scripts/paired_scores.py), and ablation.py.
 source scripts/gpu/setup.sh
