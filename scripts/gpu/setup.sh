@@ -136,13 +136,14 @@ start_lanes() {
   for lane in "$@"; do CUDA_VISIBLE_DEVICES=$gpu PARTS="$lane" start_parts $script; gpu=$((gpu + 1)); done
 }
 # wait_parts: wait (at most WAIT s, 540 by default) while any started part runs; print each part log's last lines;
-# move up to 7 queued files into $OUT (the 8th is the caller's results tar)
+# move up to 6 queued files into $OUT (a call brings back 8 files at most; the other 2 are for the caller's results,
+# which results_back cuts in 15 MiB parts)
 wait_parts() {
   mkdir -p $LAB/outbox $LAB/running
   for _ in $(seq $(( ${WAIT:-540} / 10 ))); do [ -z "$(ls $LAB/running)" ] && break; sleep 10; done
   echo "running: $(ls $LAB/running | tr '\n' ' ')"
   for log in $LAB/results/bg-*.log; do echo "== $log"; grep -v "it/s\]" $log | tail -n 4; done
-  ls -tr $LAB/outbox | head -n 7 | while read f; do mv $LAB/outbox/$f $OUT/; done; echo "queued: $(ls $LAB/outbox | wc -l)"
+  ls -tr $LAB/outbox | head -n 6 | while read f; do mv $LAB/outbox/$f $OUT/; done; echo "queued: $(ls $LAB/outbox | wc -l)"
 }
 CLOCK=${CLOCK:-8}  # minutes of a clocked stage1 part; longer where parts run together, step-matched (stage1 below)
 # (set here, when a sweep sources this file: a sweep's own CLOCK=${CLOCK:-N} after that line changes nothing, as batch

@@ -161,3 +161,20 @@ def test_background_parts_run_from_a_copy_of_the_tree(tmp_path):
     proc = subprocess.run(["bash", "-c", call], cwd=tree, env=env, capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "the tree the part started with", proc.stdout + proc.stderr
     assert not (lab / "code").exists() or all(not (copy / ".lab").exists() for copy in (lab / "code").iterdir())
+
+
+def test_a_wait_call_leaves_room_for_two_results_parts(tmp_path):
+    """A call brings back 8 files at most: wait_parts moves 6 queued files (adapters' parts) and results_back's
+    results.tar.gz.part-* take the rest, so a results archive of up to 30 MiB still comes back whole."""
+    lab, out = tmp_path / "lab", tmp_path / "out"
+    (lab / "outbox").mkdir(parents=True)
+    (lab / "results").mkdir()
+    out.mkdir()
+    for i in range(9):
+        (lab / "outbox" / f"adapter-{i}.tar.gz.part-aa").write_bytes(b"x")
+    env = {**os.environ, "DRY_RUN": str(tmp_path / "dry.log"), "LAB": str(lab), "OUT": str(out), "WAIT": "0"}
+    call = "source scripts/gpu/setup.sh >/dev/null; wait_parts >/dev/null; results_back"
+    proc = subprocess.run(["bash", "-c", call], cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert len(list(out.glob("adapter-*"))) == 6 and len(list((lab / "outbox").iterdir())) == 3
+    assert [p.name for p in out.glob("results.tar.gz.part-*")] == ["results.tar.gz.part-aa"]
