@@ -130,18 +130,6 @@ stage6_scores() {
   score $1 $2 validation 5
   score $1 $2 out_of_register_validation 6
 }
-# stress_score NAME ADAPTER WORDS STAGE: the stress test at WORDS words (repeat_stress.py's two files, made in a folder
-# of its own: keyed, the same everywhere) on STAGE, 128 problems each, answers kept, into
-# scores/NAME-stressWORDS-{plain,repeated}
-stress_score() {
-  local data=$LAB/stress$3-$1
-  python3 scripts/analysis/repeat_stress.py --words $3 --n 128 --split validation --out $data | tail -1
-  for v in plain repeated; do
-    python3 -m training.cli.evaluate --model $M --adapter $2 --stages $4 --n 128 --data $data/$v.jsonl \
-      --arithmetic false --baseline false --completions --out $LAB/results/scores/$1-stress$3-$v 2>&1 \
-      | grep "^| stage" | sed "s/^/$1 stress$3 $v: /"
-  done
-}
 # both_stress NAME ADAPTER: the stress test at 50 and at 200 words
 both_stress() {
   wait_for $2/adapter_model.safetensors || return 1

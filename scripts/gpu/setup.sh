@@ -173,6 +173,19 @@ stage1() {
   back $name-average $LAB/runs/$name/final
   if [ "${BACK_RAW:-1}" = 1 ]; then back $name-raw $LAB/runs/$name/final-raw; fi   # BACK_RAW=0: the average alone
 }
+# stress_score NAME ADAPTER WORDS STAGE: the stress test of place-keeping at WORDS words (scripts/analysis/
+# repeat_stress.py's two files, made in a folder of its own: keyed, the same everywhere) on STAGE, 128 problems each,
+# answers kept, into scores/NAME-stressWORDS-{plain,repeated}; `score`'s twin for `--data` files, which have no split
+# (sweep 36 wrote its own at 200 words)
+stress_score() {
+  local data=$LAB/stress$3-$1
+  python3 scripts/analysis/repeat_stress.py --words $3 --n 128 --split validation --out $data | tail -1
+  for v in plain repeated; do
+    python3 -m training.cli.evaluate --model $M --adapter $2 --stages $4 --n 128 --data $data/$v.jsonl \
+      --arithmetic false --baseline false --completions --out $LAB/results/scores/$1-stress$3-$v 2>&1 \
+      | grep "^| stage" | sed "s/^/$1 stress$3 $v: /"
+  done
+}
 # score_both NAME: a stage1 run's average and last weights on validation (256, stage 1); the average's answers kept
 # (--completions: 10-word answers, small), so that scripts/analysis/first_slip_kinds.py reads its misses without a
 # CPU rerun (session 30 regenerated i1-p256's to read them)
