@@ -24,7 +24,8 @@ GRPO = REPO_ROOT / "results" / "grpo"
 EQ12 = "n5-eq12"  # sft-stage-5-help-long for 12 minutes (4-400 words, lr 5e-4, a clock-cut cosine) from n4-eq3
 LONG = "long-text stage 5"  # sft-stage-5-help-long-texts (25-400 words, lr 1e-4 constant): n5-lt from n4-eq3, h5-steps
 
-# (adapter, batch, lineage, what it is; score folder stems by split, as the batch wrote them)
+# (adapter, batch, lineage, what it is; score folders by split, as the batch wrote them: (batch, folder) where a
+# later batch scored it)
 ARMS = [
     (
         "idf-more",
@@ -44,8 +45,8 @@ ARMS = [
         "the identifier part again, from idf-more (problem seed 2)",
         {
             "validation": "idf-again-validation",
-            "test": "31:idf-again-test",
-            "out_of_register": "31:idf-again-out_of_register",
+            "test": (31, "idf-again-test"),
+            "out_of_register": (31, "idf-again-out_of_register"),
         },
     ),
     (
@@ -145,11 +146,11 @@ ARMS = [
 SPLITS = ("validation", "test", "out_of_register")
 
 
-def stage6_score(batch: int, folder: str) -> float | None:
+def stage6_score(batch: int, folder: str | tuple[int, str]) -> float | None:
     """The 500-word (stage-6) NW score of one committed evaluation, None where it has none; ``folder`` is a score
-    folder of the arm's batch, or ``N:folder`` for one that a later batch scored."""
-    if ":" in folder:
-        batch, folder = int(folder.split(":")[0]), folder.split(":", 1)[1]
+    folder of the arm's batch, or (batch, folder) for one that a later batch scored."""
+    if isinstance(folder, tuple):
+        batch, folder = folder
     path = GRPO / f"batch-{batch}" / "scores" / folder / "eval.json"
     if not path.exists():
         return None

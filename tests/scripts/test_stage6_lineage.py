@@ -23,5 +23,5 @@ def test_the_table_groups_by_lineage_and_writes_each_arm(tmp_path):
 
 
 def test_a_folder_a_later_batch_scored_is_read_from_that_batch():
-    assert lineage.stage6_score(30, "31:idf-again-test") == lineage.stage6_score(31, "idf-again-test")
+    assert lineage.stage6_score(30, (31, "idf-again-test")) == lineage.stage6_score(31, "idf-again-test")
     assert lineage.stage6_score(30, "no-such-folder") is None
