@@ -38,12 +38,8 @@
 # CARRY ctl-tail 82e6509:adapters/batch-36/ctl-tail
 # CARRY n5-eq12 1cef8a7:adapters/batch-26/n5-eq12
 # CARRY s6-lt-a 198b87e:adapters/batch-31/s6-lt-a
-# what they are:
-#   chain-stage-6s, chain-stage-6s-fp32: mkdir -p .carry/NAME && for f in adapter_config.json adapter_model.safetensors;
-#                                        do git show ab1ae84:adapters/batch-35/NAME/$f > .carry/NAME/$f; done
-#   ctl-tail (bf16, as it came back): the same from commit 82e6509 (adapters/batch-36/ctl-tail/).
-#   n5-eq12 (bf16): the same from commit 1cef8a7 (adapters/batch-26/n5-eq12/).
-#   s6-lt-a (bf16): the same from commit 198b87e (adapters/batch-31/s6-lt-a/).
+# what they are: the chain's stage 6 of batch 35 in bf16 and as trained; batch 36's constant tail (bf16, as it came
+# back); stage 5 of before (bf16, batch 26); the long-text lineage's first part of stage 6 (bf16, batch 31).
 # Bundles: `bash scripts/gpu/pack.sh` with results/ moved out of the tree (4 bundles: .gpu/1-3 the model, .gpu/4 the
 # wheels and the corpus).
 # Calls: results/ moved out of the tree (mv results /work/results-hidden; back before any commit) but for the slip
