@@ -136,14 +136,24 @@ start_lanes() {
   for lane in "$@"; do CUDA_VISIBLE_DEVICES=$gpu PARTS="$lane" start_parts $script; gpu=$((gpu + 1)); done
 }
 # wait_parts: wait (at most WAIT s, 540 by default) while any started part runs; print each part log's last lines;
-# move up to 6 queued files into $OUT (a call brings back 8 files at most; the other 2 are for the caller's results,
-# which results_back cuts in 15 MiB parts)
+# move queued files into $OUT, oldest first, while they stay within what a call brings back beside the caller's
+# results: 8 files and 64 MiB together, of which results_back's parts (15 MiB each; their size measured here, plus
+# 2 MiB for what the parts still write) take theirs. Batch 37 moved 6 files of 67 MB with 3 MB of results, and the
+# call dropped one of them whole.
 wait_parts() {
   mkdir -p $LAB/outbox $LAB/running
   for _ in $(seq $(( ${WAIT:-540} / 10 ))); do [ -z "$(ls $LAB/running)" ] && break; sleep 10; done
   echo "running: $(ls $LAB/running | tr '\n' ' ')"
   for log in $LAB/results/bg-*.log; do echo "== $log"; grep -v "it/s\]" $log | tail -n 4; done
-  ls -tr $LAB/outbox | head -n 6 | while read f; do mv $LAB/outbox/$f $OUT/; done; echo "queued: $(ls $LAB/outbox | wc -l)"
+  local mib=$((1024 * 1024)) results size files
+  results=$(( $( (cd $LAB && tar cz --exclude=inputs.pt results 2>/dev/null) | wc -c) + 2 * mib ))
+  files=$(( 8 - (results + 15 * mib - 1) / (15 * mib) )); size=$(( 64 * mib - results ))
+  for f in $(ls -tr $LAB/outbox); do
+    local bytes=$(stat -c %s $LAB/outbox/$f)
+    [ $files -gt 0 ] && [ $bytes -le $size ] || break
+    mv $LAB/outbox/$f $OUT/; files=$((files - 1)); size=$((size - bytes))
+  done
+  echo "queued: $(ls $LAB/outbox | wc -l)"
 }
 CLOCK=${CLOCK:-8}  # minutes of a clocked stage1 part; longer where parts run together, step-matched (stage1 below)
 # (set here, when a sweep sources this file: a sweep's own CLOCK=${CLOCK:-N} after that line changes nothing, as batch

@@ -163,18 +163,48 @@ def test_background_parts_run_from_a_copy_of_the_tree(tmp_path):
     assert not (lab / "code").exists() or all(not (copy / ".lab").exists() for copy in (lab / "code").iterdir())
 
 
-def test_a_wait_call_leaves_room_for_two_results_parts(tmp_path):
-    """A call brings back 8 files at most: wait_parts moves 6 queued files (adapters' parts) and results_back's
-    results.tar.gz.part-* take the rest, so a results archive of up to 30 MiB still comes back whole."""
+def _wait_call(tmp_path, queued: dict, results_bytes: int = 0):
+    """wait_parts then results_back on a lab whose outbox holds QUEUED (name -> size, oldest first) and whose results
+    hold RESULTS_BYTES of incompressible bytes; returns the names brought back and those still queued."""
     lab, out = tmp_path / "lab", tmp_path / "out"
     (lab / "outbox").mkdir(parents=True)
     (lab / "results").mkdir()
     out.mkdir()
-    for i in range(9):
-        (lab / "outbox" / f"adapter-{i}.tar.gz.part-aa").write_bytes(b"x")
+    (lab / "results" / "answers.bin").write_bytes(os.urandom(results_bytes))
+    for age, (name, size) in enumerate(queued.items()):
+        path = lab / "outbox" / name
+        with open(path, "wb") as f:
+            f.truncate(size)
+        os.utime(path, (1_000_000 + age, 1_000_000 + age))
     env = {**os.environ, "DRY_RUN": str(tmp_path / "dry.log"), "LAB": str(lab), "OUT": str(out), "WAIT": "0"}
     call = "source scripts/gpu/setup.sh >/dev/null; wait_parts >/dev/null; results_back"
     proc = subprocess.run(["bash", "-c", call], cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    assert len(list(out.glob("adapter-*"))) == 6 and len(list((lab / "outbox").iterdir())) == 3
-    assert [p.name for p in out.glob("results.tar.gz.part-*")] == ["results.tar.gz.part-aa"]
+    return sorted(p.name for p in out.iterdir()), sorted(p.name for p in (lab / "outbox").iterdir())
+
+
+def test_a_wait_call_brings_back_at_most_eight_files(tmp_path):
+    """A call brings back 8 files at most: wait_parts moves queued files (adapters' parts) and leaves results_back's
+    results.tar.gz.part-* the rest."""
+    back, queued = _wait_call(tmp_path, {f"adapter-{i}.tar.gz.part-aa": 1 for i in range(9)})
+    assert len(back) == 8 and "results.tar.gz.part-aa" in back and len(queued) == 2
+
+
+def test_a_wait_call_leaves_room_for_two_results_parts(tmp_path):
+    """Results of more than 15 MiB come back in two parts, so one queued file fewer goes."""
+    back, queued = _wait_call(tmp_path, {f"adapter-{i}.tar.gz.part-aa": 1 for i in range(9)}, 16 * 2**20)
+    assert len(back) == 8 and {"results.tar.gz.part-aa", "results.tar.gz.part-ab"} <= set(back)
+
+
+def test_a_wait_call_stays_under_64_mib_together(tmp_path):
+    """Batch 37's lost adapter: 6 queued parts of ~15 MB (67 MB with the results) went into one call, over the 64 MiB
+    a call brings back together, and the device dropped one whole. wait_parts moves them oldest first while the total
+    with the results stays under 64 MiB, and keeps the rest for the next call in order."""
+    part = 15 * 2**20
+    queued = {f"adapter-{name}.tar.gz.part-aa": part for name in ("a", "b", "c", "d", "e")}
+    back, left = _wait_call(tmp_path, queued, 3 * 2**20)
+    assert back == ["adapter-a.tar.gz.part-aa", "adapter-b.tar.gz.part-aa", "adapter-c.tar.gz.part-aa",
+                    "results.tar.gz.part-aa"]
+    assert left == ["adapter-d.tar.gz.part-aa", "adapter-e.tar.gz.part-aa"]
+    total = sum((tmp_path / "out" / name).stat().st_size for name in back)
+    assert total <= 64 * 2**20
