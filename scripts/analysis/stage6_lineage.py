@@ -142,6 +142,35 @@ ARMS = [
         "300 more identifier steps from chain-stage-6s",
         {"validation": "ctl-tail-validation", "test": "ctl-tail-test", "out_of_register": "ctl-tail-out_of_register"},
     ),
+    ("ctl-tail2", 36, LONG, "300 more identifier steps from ctl-tail (seed 3)", {"validation": "ctl-tail2-validation"}),
+    (
+        "ctl-tail-s3",
+        37,
+        LONG,
+        "300 more identifier steps from chain-stage-6s at seed 3 (validation: 512 problems)",
+        {"validation": "ctl-tail-s3-512-validation"},
+    ),
+    (
+        "cos-tail-s2",
+        37,
+        LONG,
+        "the same at seed 2, annealed to zero (validation: 512 problems)",
+        {"validation": "cos-tail-s2-512-validation"},
+    ),
+    (
+        "cos-tail-s3",
+        37,
+        LONG,
+        "the same at seed 3, annealed to zero (validation: 512 problems)",
+        {"validation": "cos-tail-s3-512-validation"},
+    ),
+    (
+        "rgrpo",
+        37,
+        LONG,
+        "5 minutes of GRPO on repeated 50-word problems from chain-stage-6s (validation: 512 problems)",
+        {"validation": "rgrpo-512-validation"},
+    ),
 ]
 SPLITS = ("validation", "test", "out_of_register")
 
