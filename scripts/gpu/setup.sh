@@ -237,13 +237,14 @@ chain_stage() {
 }
 # help_alone NAME RECIPE START MINUTES FLAGS...: a supervised help recipe alone from the adapter START for MINUTES (its
 # cosine schedule 5,000 steps long, as batch 24's c2-eq ran), FLAGS over it, into $LAB/runs/NAME; the adapter back
+# in bf16, unless NO_BACK=1 (an adapter only scored on the machine, or brought back otherwise)
 help_alone() {
   local name=$1 recipe=$2 start=$3 minutes=$4; shift 4
   mkdir -p $LAB/results/$name
   timeout -s TERM $((minutes * 60 + 120)) python3 -m training.cli.warm_start --config training/recipes/$recipe.yaml \
     --model $M --report_to none --init_adapter $start --max_train_minutes $minutes --max_steps 5000 "$@" \
     --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
-  back $name $LAB/runs/$name/final
+  [ "${NO_BACK:-0}" = 1 ] || back $name $LAB/runs/$name/final
 }
 # chain_stage_6 PART START: `make curriculum UNTIL=stage-6` into $CHAIN from START (stage 5, float32 as trained) as
 # stage-5/final, stages 1-4 holding its adapter_config alone (the runner skips a step whose final/ has one); the
