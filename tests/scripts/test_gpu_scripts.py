@@ -203,8 +203,12 @@ def test_a_wait_call_stays_under_64_mib_together(tmp_path):
     part = 15 * 2**20
     queued = {f"adapter-{name}.tar.gz.part-aa": part for name in ("a", "b", "c", "d", "e")}
     back, left = _wait_call(tmp_path, queued, 3 * 2**20)
-    assert back == ["adapter-a.tar.gz.part-aa", "adapter-b.tar.gz.part-aa", "adapter-c.tar.gz.part-aa",
-                    "results.tar.gz.part-aa"]
+    assert back == [
+        "adapter-a.tar.gz.part-aa",
+        "adapter-b.tar.gz.part-aa",
+        "adapter-c.tar.gz.part-aa",
+        "results.tar.gz.part-aa",
+    ]
     assert left == ["adapter-d.tar.gz.part-aa", "adapter-e.tar.gz.part-aa"]
     total = sum((tmp_path / "out" / name).stat().st_size for name in back)
     assert total <= 64 * 2**20
