@@ -59,7 +59,9 @@
 #     (chain_stage_6) and scores the chain on test. If neither qualifies, stage 5 stays, and the lineage gap is in
 #     the text lengths and steps together, or in the 12 minutes: reported, not chased at the chain's cost.
 #     Reported either way: the three first parts at 500 words on validation and OORV, the three stage 5s at 200
-#     words, and each against batch 37's s6a-eq12 (0.884) and s6-lt-a (0.801), which started from another stage 4.
+#     words, and each against batch 37's s6a-eq12 (0.884) and s6-lt-a (0.801), which started from another stage 4;
+#     and, on CPU here, the three stage 5s' LoRA update norms (results/grpo/stage6-lineage-norms.md: the helps at
+#     1e-4 hardly move it, h4-steps 71.3 -> h5-steps 72.6; n5-eq12's 5e-4 took n4-eq3 from 108.3 to 135.0).
 #   the lineage to its end: no rule (s6b-eq12 is not the chain's). Reported: s6b-eq12 against idf-more (0.934 on
 #     validation, 0.673 out of register) and against the long-text lineage's finished stage 6s (0.828-0.908).
 # Plans (setup.sh's start_lanes; export BACK_RAW=0 first). Paces from batch 37 on four H200s: stage 6's first part
