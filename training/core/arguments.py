@@ -82,11 +82,11 @@ DOUBLED_FRACTION_HELP = (
     "dynamic sampling's problems too; validation, test and out_of_register keep their texts as written; unset or 0: "
     "none (the train problems of before, byte for byte)"
 )
-REPEATED_FRACTION_HELP = (
+REPEATED_FRACTION_HELP = (  # argparse formats help texts with %: a percent sign is written %%
     "interleave tasks: the share (0 to 1) of train problems in which a phrase of 2 to 4 words of one text is copied "
-    "over other words of both texts, as written, until its copies cover about 15% of their words, so that the phrase "
+    "over other words of both texts, as written, until its copies cover about 15%% of their words, so that the phrase "
     "repeats within a text and across the two and the model must keep its place by position, not by the words before "
-    "it (dataset_builders/interleave_curriculum/repeats.py), where the stage-6 adapter derails out of register (47% "
+    "it (dataset_builders/interleave_curriculum/repeats.py), where the stage-6 adapter derails out of register (47%% "
     "of its first slips where the two words before occur again in the text); applied after --doubled_fraction and "
     "before --identifier_fraction and --scrambled_fraction, chosen independently of them; every train length and "
     "dynamic sampling's problems too; validation, test and out_of_register keep their texts as written; unset or 0: "

@@ -334,3 +334,18 @@ def test_a_long_identifier_share_reaches_the_task_with_an_identifier_fraction_on
     recipe.write_text(f"base: {STAGE_3}\nidentifier_fraction: 0.5\nlong_identifier_share: true\n")
     with pytest.raises(RecipeError, match="--long_identifier_share True: expected a number from 0 to 1"):
         parse_run_arguments(["--config", str(recipe)])
+
+
+@pytest.mark.parametrize("entry", ["train", "warm_start"])
+def test_help_prints_every_flag_instead_of_a_traceback(entry, capsys):
+    """`python -m training.cli.train --help` (and warm_start's) prints the flags and exits 0. argparse formats each
+    help text with %, so a help that says '15% of' read as a '% o' conversion and --help ended in a TypeError."""
+    from training.cli.warm_start import parse_warm_start_arguments
+    from training.core.arguments import parse_run_arguments
+
+    parse = parse_run_arguments if entry == "train" else parse_warm_start_arguments
+    with pytest.raises(SystemExit) as stop:
+        parse(["--help"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    assert "--repeated_fraction" in out and "15% of their words" in out
