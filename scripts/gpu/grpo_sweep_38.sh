@@ -19,20 +19,30 @@
 #           committed) from s6a-eq12 (batch 37's first part from n5-eq12, as trained): s6b-eq12, a second draw of
 #           the shipped adapter's recipe end to end. If it lands with idf-more (0.934 on validation), stage 5's recipe
 #           is what sets stage 6, on a fresh draw.
+#   issue 18 / item 3, GRPO on repeats at stage 6's length (added in session 32 after the rest was written, before
+#           the run): batch 37's rgrpo (stage 3's GRPO polish on 50-word problems that all repeat a phrase) raised
+#           the repeat stress test at 50 words by +0.179 and cost 0.025 / 0.058 at 500 words in register / OORV.
+#           Whole 500-word answers take ~50 s a GRPO step (batch 26's s6-chain), so here the same polish runs at
+#           stage 6 on 40-word continuation windows (batch 30's c6s-only settings, random cuts) of 500-word problems
+#           that all repeat a phrase (rgrpo-w), from chain-6s as trained. Checked on CPU: the repeats are applied
+#           before the windows are cut, so the windows hold the repeated phrase.
 #
 # Starts, carried (each rides a call of its own or shares one, see Calls; at most 64 MiB a call). Rebuilt into .carry/
 # by `.venv/bin/python scripts/gpu/carry_starts.py scripts/gpu/grpo_sweep_38.sh` from these lines:
 # CARRY h4-steps c7e47e8:adapters/batch-34/h4-steps
 # CARRY s6a-eq12-fp32 a336b9e:adapters/batch-37/s6a-eq12-fp32
+# CARRY chain-stage-6s-fp32 ab1ae84:adapters/batch-35/chain-stage-6s-fp32
 # what they are: the chain's stage 4 by the recipes of now (batch 34, bf16 as it came back; h5-steps, the chain's
-# stage 5, continued its float32 copy on the machine); stage 6's first part from n5-eq12 (batch 37, float32).
+# stage 5, continued its float32 copy on the machine); stage 6's first part from n5-eq12 (batch 37, float32); the
+# chain's stage 6 of batch 35 (chain-6s, float32 as trained).
 # Bundles: `bash scripts/gpu/pack.sh` with results/ moved out of the tree (4 bundles: .gpu/1-3 the model, .gpu/4 the
 # wheels and the corpus).
 # Calls: results/ moved out of the tree (mv results /work/results-hidden; back before any commit); .gpu/1, .gpu/2,
 # .gpu/3 alone, each `source scripts/gpu/setup.sh`; .gpu/4 with .carry/h4-steps: the start_lanes command below; then
-# .carry/s6a-eq12-fp32 alone with `WAIT=20 PART=wait bash THIS`; then `WAIT=540 PART=wait bash THIS` calls back to
+# .carry/s6a-eq12-fp32 alone with `WAIT=20 PART=wait bash THIS`; then .carry/chain-stage-6s-fp32 alone with
+# `WAIT=20 PART=wait bash THIS`; then `WAIT=540 PART=wait bash THIS` calls back to
 # back, the last sized to the budget, and short `WAIT=20` calls for the adapters still queued. Sizes with the tree
-# (~21 MB): .gpu/4 14 MB + h4-steps 20 MB; s6a-eq12-fp32 39 MB.
+# (~21 MB): .gpu/4 14 MB + h4-steps 20 MB; s6a-eq12-fp32 39 MB; chain-stage-6s-fp32 39 MB.
 # Results come back as results.tar.gz.part-* (setup.sh's results_back), which collect_batch.py joins; the three
 # stage-5 adapters come back as trained (float32, 39 MB each: the chain's stage 6 continues the one adopted), the
 # first parts and s6b-eq12 stay on the machine (scored there; batch 39 trains the chain's stage 6 whole).
@@ -49,6 +59,11 @@
 # PART=s6b-eq12         sft-stage-6-help-identifiers as committed (613 steps) from s6a-eq12-fp32 (carried).
 # PART=s6b-eq12-score   s6b-eq12 at stage 6 on validation problems 0-511 (scores/s6b-eq12-512-validation), on OORV and
 #                       on out_of_register (test), all at once.
+# PART=rgrpo-w          setup.sh's polish (lr 3e-5, the average from step 20, 5 minutes) at stage 6 from
+#                       chain-stage-6s-fp32 on 40-word continuation windows at random cuts (c6s-only's settings:
+#                       $WINDOWS) of train problems that all repeat a phrase (--repeated_fraction 1.0), promotion checks
+#                       off; its average back in bf16 when the lease allows.
+# PART=rgrpo-w-score    rgrpo-w at stage 6 on validation problems 0-511 and on OORV, both at once.
 # Rules, written before the run:
 #   item 2, stage 5's recipe: an arm X (l5-5e4 or l5-w4) qualifies if X-s6a scores +0.03 or more over l5-1e4-s6a at
 #     500 words on validation (paired on the 256 problems, the interval's low end above zero), no more than 0.02
@@ -62,6 +77,10 @@
 #     words, and each against batch 37's s6a-eq12 (0.884) and s6-lt-a (0.801), which started from another stage 4;
 #     and, on CPU here, the three stage 5s' LoRA update norms (results/grpo/stage6-lineage-norms.md: the helps at
 #     1e-4 hardly move it, h4-steps 71.3 -> h5-steps 72.6; n5-eq12's 5e-4 took n4-eq3 from 108.3 to 135.0).
+#   issue 18 / item 3, rgrpo-w: stage 6 takes it as a last GRPO part (its 5 minutes) if it beats chain-6s by 0.03
+#     or more at 500 words on OORV (paired with batch 36's chain-stage-6s-out_of_register_validation; the interval's
+#     low end above 0) and scores no more than 0.01 below it at 500 words on validation problems 0-511 (batch 37's
+#     chain-stage-6s-512-validation). Reported: the share of groups with no reward variance, the reward's course.
 #   the lineage to its end: no rule (s6b-eq12 is not the chain's). Reported: s6b-eq12 against idf-more (0.934 on
 #     validation, 0.673 out of register) and against the long-text lineage's finished stage 6s (0.828-0.908).
 # Plans (setup.sh's start_lanes; export BACK_RAW=0 first). Paces from batch 37 on four H200s: stage 6's first part
@@ -70,8 +89,9 @@
 #   4 GPUs: "l5-5e4 l5-5e4-s6a l5-5e4-s6a-score"
 #           "l5-w4 l5-w4-s6a l5-w4-s6a-score"
 #           "l5-1e4 l5-1e4-s6a l5-1e4-s6a-score"
-#           "s6b-eq12 s6b-eq12-score"
-#           (~24.5, ~24, ~24.5, ~15 minutes; s6b-eq12 starts when s6a-eq12-fp32 comes a call later)
+#           "s6b-eq12 s6b-eq12-score rgrpo-w rgrpo-w-score"
+#           (~24.5, ~24, ~24.5, ~25 minutes; s6b-eq12 starts when s6a-eq12-fp32 comes a call later; rgrpo-w is the
+#           batch's last part: if the lease ends before its scores, it is reported as not scored)
 #   2 GPUs: "l5-5e4 l5-5e4-s6a l5-5e4-s6a-score"
 #           "l5-1e4 l5-1e4-s6a l5-1e4-s6a-score" (the lr alone; l5-w4 and s6b-eq12 lead the batch after)
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 38 /work/.device/N ... (each call's folder,
@@ -82,6 +102,10 @@ ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.g
 mkdir -p $LAB/results/scores
 H4=$LAB/carry/h4-steps                  # the chain's stage 4 (batch 34, bf16)
 S6A_EQ12=$LAB/carry/s6a-eq12-fp32       # stage 6's first part from n5-eq12 (batch 37, float32 as trained)
+C6S_FP32=$LAB/carry/chain-stage-6s-fp32  # the chain's stage 6 of batch 35, float32 as trained
+# batch 30's c6s-only settings: GRPO on 40-word continuation windows (its promotion checks off here)
+WINDOWS="--continuation_words 40 --word_credit 0 --keep_word_signal_groups false --per_device_train_batch_size 16
+  --gradient_accumulation_steps 8 --promotion_every 100000 --max_completion_length 64"
 STAGE5_WORDS=4-6,8,10,12,16,20,25,32,40,50,64,80,100,128,160,200,250,320,400  # sft-stage-5-help-long.yaml's
 # stage5_arm NAME FLAGS...: sft-stage-5-help-long-texts as committed (759 steps) from h4-steps, FLAGS over it; the
 # adapter back as trained (float32: the chain's stage 6 continues it)
@@ -119,6 +143,13 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
     wait_for $adapter/adapter_model.safetensors || exit 1
     score s6b-eq12-512 $adapter validation 6 --n 512 & score s6b-eq12 $adapter out_of_register_validation 6 &
     score s6b-eq12 $adapter out_of_register 6 &
+    wait ;;
+  rgrpo-w) wait_for $C6S_FP32/adapter_model.safetensors || exit 1
+    polish rgrpo-w 6 $C6S_FP32 $WINDOWS --repeated_fraction 1.0 ;;
+  rgrpo-w-score)
+    adapter=$LAB/runs/rgrpo-w/final
+    wait_for $adapter/adapter_model.safetensors || exit 1
+    score rgrpo-w-512 $adapter validation 6 --n 512 & score rgrpo-w $adapter out_of_register_validation 6 &
     wait ;;
 esac
 [ -z "$BG" ] && results_back  # results.tar.gz.part-* (collect_batch.py joins them)
