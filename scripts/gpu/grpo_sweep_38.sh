@@ -94,6 +94,10 @@
 #           batch's last part: if the lease ends before its scores, it is reported as not scored)
 #   2 GPUs: "l5-5e4 l5-5e4-s6a l5-5e4-s6a-score"
 #           "l5-1e4 l5-1e4-s6a l5-1e4-s6a-score" (the lr alone; l5-w4 and s6b-eq12 lead the batch after)
+# The .gpu/4 call's command (4 GPUs):
+#   source scripts/gpu/setup.sh; ready && export BACK_RAW=0 && start_lanes scripts/gpu/grpo_sweep_38.sh
+#   "l5-5e4 l5-5e4-s6a l5-5e4-s6a-score" "l5-w4 l5-w4-s6a l5-w4-s6a-score" "l5-1e4 l5-1e4-s6a l5-1e4-s6a-score"
+#   "s6b-eq12 s6b-eq12-score rgrpo-w rgrpo-w-score"; sleep 20; WAIT=10 PART=wait bash scripts/gpu/grpo_sweep_38.sh
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 38 /work/.device/N ... (each call's folder,
 # oldest first) --note "...", then the paired comparisons of the rules (scripts/paired_scores.py), and ablation.py.
 source scripts/gpu/setup.sh
