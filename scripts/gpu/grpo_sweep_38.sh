@@ -128,6 +128,15 @@ first_part() {
   NO_BACK=1 help_alone $1-s6a sft-stage-6-help-long-texts $start 14 --max_steps 1500
   wait
 }
+# stage6_at_once NAME N SPLITS...: runs/NAME/final at stage 6 on validation (N problems: 256, or 512 into
+# scores/NAME-512-validation), on OORV and on SPLITS, all at once on the lane's GPU
+stage6_at_once() {
+  local name=$1 n=$2 adapter=$LAB/runs/$1/final split; shift 2
+  wait_for $adapter/adapter_model.safetensors || return 1
+  if [ $n = 512 ]; then score $name-512 $adapter validation 6 --n 512 & else score $name $adapter validation 6 & fi
+  for split in out_of_register_validation "$@"; do score $name $adapter $split 6 & done
+  wait
+}
 case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_38.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
   wait) wait_parts ;;
@@ -135,25 +144,12 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   l5-5e4) stage5_arm l5-5e4 --learning_rate 5e-4 ;;
   l5-w4) stage5_arm l5-w4 --learning_rate 5e-4 --words $STAGE5_WORDS ;;
   l5-1e4-s6a | l5-5e4-s6a | l5-w4-s6a) first_part ${PART%-s6a} ;;
-  l5-1e4-s6a-score | l5-5e4-s6a-score | l5-w4-s6a-score)
-    adapter=$LAB/runs/${PART%-score}/final
-    wait_for $adapter/adapter_model.safetensors || exit 1
-    score ${PART%-score} $adapter validation 6 & score ${PART%-score} $adapter out_of_register_validation 6 &
-    wait ;;
+  l5-1e4-s6a-score | l5-5e4-s6a-score | l5-w4-s6a-score) stage6_at_once ${PART%-score} 256 ;;
   s6b-eq12) wait_for $S6A_EQ12/adapter_model.safetensors || exit 1
     NO_BACK=1 help_alone s6b-eq12 sft-stage-6-help-identifiers $S6A_EQ12 10 --max_steps 613 ;;
-  s6b-eq12-score)
-    adapter=$LAB/runs/s6b-eq12/final
-    wait_for $adapter/adapter_model.safetensors || exit 1
-    score s6b-eq12-512 $adapter validation 6 --n 512 & score s6b-eq12 $adapter out_of_register_validation 6 &
-    score s6b-eq12 $adapter out_of_register 6 &
-    wait ;;
+  s6b-eq12-score) stage6_at_once s6b-eq12 512 out_of_register ;;
   rgrpo-w) wait_for $C6S_FP32/adapter_model.safetensors || exit 1
     polish rgrpo-w 6 $C6S_FP32 $WINDOWS --repeated_fraction 1.0 ;;
-  rgrpo-w-score)
-    adapter=$LAB/runs/rgrpo-w/final
-    wait_for $adapter/adapter_model.safetensors || exit 1
-    score rgrpo-w-512 $adapter validation 6 --n 512 & score rgrpo-w $adapter out_of_register_validation 6 &
-    wait ;;
+  rgrpo-w-score) stage6_at_once rgrpo-w 512 ;;
 esac
 [ -z "$BG" ] && results_back  # results.tar.gz.part-* (collect_batch.py joins them)
