@@ -124,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.out:
         record = {"a": a_name, "b": b_name, "metric": args.metric, "rows": rows}
+        args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(record, indent=1) + "\n")
     return 0
 

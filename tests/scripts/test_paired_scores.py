@@ -46,8 +46,10 @@ def test_a_paired_difference_with_its_interval_counts_and_record(tmp_path):
 def test_a_difference_on_every_problem_has_an_interval_clear_of_zero(tmp_path):
     a = write(tmp_path / "a", [0.9, 0.8, 0.7, 1.0] * 16)
     b = write(tmp_path / "b", [0.95, 0.9, 0.8, 1.0] * 16)
-    proc = run(a, b, "--out", tmp_path / "p.json")
-    row = json.loads((tmp_path / "p.json").read_text())["rows"][0]
+    out = tmp_path / "paired" / "p.json"  # a folder not made yet: the script makes it (batch 38's paired/)
+    proc = run(a, b, "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    row = json.loads(out.read_text())["rows"][0]
     assert proc.returncode == 0 and row["low"] > 0 and row["b_lower"] == 0
 
 
