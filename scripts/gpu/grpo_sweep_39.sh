@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# GPU batch 39 of issues 17 and 18 (written 2026-11-27, session 33, after batch 38 and before this batch ran).
+# Batch 38 (results/grpo/batch-38/README.md; two H200s, its 2-GPU plan): stage 5's long-text help from the chain's
+# stage 4 (h4-steps) at lr 5e-4 (l5-5e4) against the committed 1e-4 (l5-1e4), the same 759 steps and draw, each
+# carried through stage 6's first part (1,500 steps): +0.126 at 500 words on validation (0.904 against 0.778; paired
+# +0.089 .. +0.162), +0.102 on OORV (0.498 against 0.396), stage 5 itself 0.935 against 0.914 at 200 words. Its rule
+# adopted lr 5e-4 into sft-stage-5-help-long-texts (same steps: the chain's minutes do not change). l5-w4 (4-400
+# words), s6b-eq12 and rgrpo-w did not run (two GPUs).
+#   item 2, the chain's stage 6 by the recipes of now: `make curriculum UNTIL=stage-6` from l5-5e4 as trained (the
+#           chain's stage 5 by the recipe as it now stands: h4-steps + sft-stage-5-help-long-texts at 5e-4), chain-6t,
+#           scored on test at stages 1-6, and at stage 6 on validation, OOR and OORV. Its adapter comes back first
+#           (bf16, then float32), before its scores: batch 35's chain-6s came back unscored when its lane ran out.
+#           l5-5e4 (the chain's stage 5) is scored on test, stages 1-5, beside the replicate's training.
+#   item 2, batch 38's gain on a second draw: one run and one draw gave +0.126. l5-5e4-s2 is the same arm at
+#           --seed 1 --problem_seed 1 (another problem draw and LoRA init order), through stage 6's first part and
+#           scored the same way; with four GPUs its control l5-1e4-s2 at the same seeds runs beside it.
+#   item 2, stage 5's text lengths (batch 38's l5-w4, not run there): lr 5e-4 with n5-eq12's 4-400 words, 4 GPUs only.
+#   Not here: s6b-eq12 (no rule; a lineage reading) and rgrpo-w (its start, chain-6s, is no longer the chain's stage
+#   6: if chain-6t stands, batch 40 runs it from chain-6t).
+#
+# Starts, carried. Rebuilt into .carry/ by `.venv/bin/python scripts/gpu/carry_starts.py scripts/gpu/grpo_sweep_39.sh`:
+# CARRY l5-5e4-fp32 dcb479f:adapters/batch-38/l5-5e4-fp32
+# CARRY h4-steps c7e47e8:adapters/batch-34/h4-steps
+# what they are: batch 38's stage 5 at lr 5e-4 from h4-steps (float32, as trained: the chain continues it as
+# trained); the chain's stage 4 (batch 34, bf16 as it came back; batch 38's arms started from it).
+# Bundles: move results/ AND adapters/shipped/ out of the tree first (mv results /work/results-hidden; mv
+# adapters/shipped /work/shipped-hidden; both back before any commit: nothing on the machine reads them), then
+# `bash scripts/gpu/pack.sh`. With a tree of ~2.5 MB the model fits two bundles (.gpu/1, .gpu/2) and .gpu/3 holds the
+# wheels and the corpus (~14 MB), which leaves room for l5-5e4-fp32 (39 MB) in .gpu/3's own call, so chain-6t starts
+# with the lanes, not a call later (measured in session 33: .gpu/1 and .gpu/2 47 MB each, .gpu/3 14 MB; the .gpu/3
+# call with .carry/l5-5e4-fp32 55.9 MB of 67.1 by scripts/gpu/call_size.py .gpu/3 .carry/l5-5e4-fp32).
+# Calls: .gpu/1, .gpu/2 alone, each `source scripts/gpu/setup.sh`; .gpu/3 with .carry/l5-5e4-fp32: the start_lanes
+# command below; then .carry/h4-steps alone with `WAIT=20 PART=wait bash THIS`; then `WAIT=540 PART=wait bash THIS`
+# calls back to back, the last sized to the budget (leave ~20 s), and short `WAIT=20` calls for adapters still queued
+# (chain-stage-6t bf16 20 MB, then its float32 copy 39 MB: 3 parts).
+# Results come back as results.tar.gz.part-* (setup.sh's results_back), which collect_batch.py joins.
+#
+# Parts (start_lanes gives each lane its GPU). Scores greedy on 256 problems; OORV = out_of_register_validation,
+# OOR = out_of_register (its test split):
+# PART=chain-6t         chain_stage_6 from l5-5e4-fp32 (carried): stage-6.yaml as committed (its two helps, 1,500 +
+#                       613 steps); the adapter back in bf16 (chain-stage-6t) and as trained (chain-stage-6t-fp32)
+#                       as soon as it exists.
+# PART=chain-6t-test-score    chain-6t on test, stages 1-6 (answers kept: --completions, for after_slip.py).
+# PART=chain-6t-val-score     chain-6t at stage 6 on validation, OORV and OOR (OOR's answers kept), all at once.
+# PART=l5-5e4-s2        sft-stage-5-help-long-texts as committed now (lr 5e-4, 759 steps) from h4-steps with --seed 1
+#                       --problem_seed 1; beside it on the same GPU, l5-5e4-fp32 (carried) on test, stages 1-5.
+# PART=l5-1e4-s2        the same at --learning_rate 1e-4 (the recipe before batch 38), --seed 1 --problem_seed 1.
+# PART=l5-w4            lr 5e-4 with sft-stage-5-help-long's lengths, 4-400 words (batch 38's part, unchanged).
+# PART=X-s6a            (X one of l5-5e4-s2, l5-1e4-s2, l5-w4) stage 6's first part from X as trained, X scored at
+#                       stage 5 on validation beside it (as batch 38's).
+# PART=X-s6a-score      X-s6a at stage 6 on validation and OORV, at once.
+# Rules, written before the run:
+#   item 2, chain-6t: it is the chain's stage 6 by the recipes of now. It replaces the shipped adapter
+#     (adapters/shipped, idf-more: 0.900 on test at 500 words, from n5-eq12 at a 12-minute stage 5) if every stage 1-6
+#     meets its goal on test (0.99 / 0.98 / 0.97 / 0.95 / 0.93 / 0.90), and then the README's chain table becomes
+#     chain-6t's. Reported either way: chain-6t against chain-6s (batch 36's scores: 0.836 test, 0.522 OORV) and
+#     against the shipped adapter, paired, on test, OOR and validation; l5-5e4 on test at stages 1-5 (the chain's
+#     stage 5: goal 0.93 at 200 words, no earlier stage more than 0.02 below h4-steps' test scores).
+#   item 2, the second draw: batch 38's adoption stands if l5-5e4-s2-s6a beats its control by 0.03 or more at 500
+#     words on validation (paired, 256; the control is l5-1e4-s2-s6a with four GPUs, batch 38's l5-1e4-s6a with two).
+#     If it does not, the lr is unsettled: reported, and batch 40 pairs a third seed before stage 6 builds on it
+#     further. Reported: the two draws' gains side by side, OORV, and the stage-5 scores at 200 words.
+#   item 2, text lengths (4 GPUs): l5-w4 replaces the 25-400 words of sft-stage-5-help-long-texts if l5-w4-s6a beats
+#     batch 38's l5-5e4-s6a by 0.02 or more at 500 words on validation (paired, 256), is no more than 0.02 below it on
+#     OORV, and l5-w4 is no more than 0.01 below l5-5e4 at 200 words (batch 38's rule for both arms qualifying).
+# Plans (setup.sh's start_lanes; export BACK_RAW=0 first). Paces from batch 38 on two H200s: stage 6's first part
+#   12.4 minutes of training; a 759-step stage-5 help 5.4; from batch 35, the chain's stage 6 24.4 minutes with its
+#   loading (13.4 + 8.3 of training on four loaded H200s); a stage-6 score on 256 problems ~1.7 (three at once ~3).
+#   4 GPUs: "chain-6t chain-6t-test-score"
+#           "l5-5e4-s2 l5-5e4-s2-s6a l5-5e4-s2-s6a-score"
+#           "l5-1e4-s2 l5-1e4-s2-s6a l5-1e4-s2-s6a-score chain-6t-val-score"
+#           "l5-w4 l5-w4-s6a l5-w4-s6a-score"
+#           (~26-27, ~22, ~24, ~21 minutes; chain-6t-val-score waits for chain-6t)
+#   2 GPUs: "chain-6t chain-6t-test-score"
+#           "l5-5e4-s2 l5-5e4-s2-s6a l5-5e4-s2-s6a-score chain-6t-val-score"
+# The .gpu/3 call's command (2 GPUs; for 4, the four lanes above):
+#   source scripts/gpu/setup.sh; ready && export BACK_RAW=0 && start_lanes scripts/gpu/grpo_sweep_39.sh
+#   "chain-6t chain-6t-test-score" "l5-5e4-s2 l5-5e4-s2-s6a l5-5e4-s2-s6a-score chain-6t-val-score"; sleep 20;
+#   WAIT=10 PART=wait bash scripts/gpu/grpo_sweep_39.sh
+# After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 39 /work/.device/N ... (each call's folder,
+# oldest first) --note "...", then the paired comparisons of the rules (scripts/paired_scores.py), and ablation.py.
+source scripts/gpu/setup.sh
+keep_carried_starts  # the starts this call carried, kept
+ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
+mkdir -p $LAB/results/scores
+L5=$LAB/carry/l5-5e4-fp32               # batch 38's stage 5 at lr 5e-4 (float32, as trained)
+H4=$LAB/carry/h4-steps                  # the chain's stage 4 (batch 34, bf16)
+S6=$CHAIN/stage-6/final                 # chain-6t, once chain_stage_6 has trained it
+STAGE5_WORDS=4-6,8,10,12,16,20,25,32,40,50,64,80,100,128,160,200,250,320,400  # sft-stage-5-help-long.yaml's
+# stage5_arm NAME FLAGS...: sft-stage-5-help-long-texts as committed (759 steps) from h4-steps, FLAGS over it, into
+# runs/NAME (scored and continued on the machine, not brought back)
+stage5_arm() {
+  local name=$1; shift
+  wait_for $H4/adapter_model.safetensors || return 1
+  NO_BACK=1 help_alone $name sft-stage-5-help-long-texts $H4 9 --max_steps 759 "$@"
+}
+# first_part NAME: stage 6's first part from NAME (a stage-5 arm, as trained) into runs/NAME-s6a, with NAME scored at
+# stage 5 on validation beside it on the same GPU
+first_part() {
+  local start=$LAB/runs/$1/final
+  wait_for $start/adapter_model.safetensors || return 1
+  score $1 $start validation 5 &
+  NO_BACK=1 help_alone $1-s6a sft-stage-6-help-long-texts $start 14 --max_steps 1500
+  wait
+}
+# at_once NAME ADAPTER SPLIT[:FLAG]...: ADAPTER at stage 6 on each SPLIT, all at once on the lane's GPU (SPLIT:c keeps
+# that split's answers, --completions), once the adapter exists
+at_once() {
+  local name=$1 adapter=$2 split; shift 2
+  wait_for $adapter/adapter_model.safetensors || return 1
+  for split in "$@"; do
+    if [ "${split%:c}" != "$split" ]; then score $name $adapter ${split%:c} 6 --completions &
+    else score $name $adapter $split 6 & fi
+  done
+  wait
+}
+case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or wait} in
+  bg) start_parts scripts/gpu/grpo_sweep_39.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
+  wait) wait_parts ;;
+  chain-6t) wait_for $L5/adapter_model.safetensors || exit 1
+    chain_stage_6 chain-6t $L5
+    back chain-stage-6t $S6
+    mkdir -p $LAB/out/chain-stage-6t-fp32 && cp $S6/adapter_config.json $S6/adapter_model.safetensors \
+      $LAB/out/chain-stage-6t-fp32/ && pack_out adapter-chain-stage-6t-fp32 out/chain-stage-6t-fp32 ;;
+  chain-6t-test-score) wait_for $S6/adapter_model.safetensors && score chain-stage-6t $S6 test 1-6 --completions ;;
+  chain-6t-val-score) at_once chain-stage-6t $S6 validation out_of_register_validation out_of_register:c ;;
+  l5-5e4-s2) wait_for $L5/adapter_model.safetensors || exit 1
+    score l5-5e4 $L5 test 1-5 &
+    stage5_arm l5-5e4-s2 --seed 1 --problem_seed 1
+    wait ;;
+  l5-1e4-s2) stage5_arm l5-1e4-s2 --learning_rate 1e-4 --seed 1 --problem_seed 1 ;;
+  l5-w4) stage5_arm l5-w4 --words $STAGE5_WORDS ;;
+  l5-5e4-s2-s6a | l5-1e4-s2-s6a | l5-w4-s6a) first_part ${PART%-s6a} ;;
+  l5-5e4-s2-s6a-score | l5-1e4-s2-s6a-score | l5-w4-s6a-score)
+    at_once ${PART%-score} $LAB/runs/${PART%-score}/final validation out_of_register_validation ;;
+esac
+[ -z "$BG" ] && results_back  # results.tar.gz.part-* (collect_batch.py joins them)
