@@ -50,8 +50,9 @@
 # PART=chain-6t-test-score    chain-6t on test, stages 1-6 (answers kept: --completions, for after_slip.py).
 # PART=chain-6t-val-score     chain-6t at stage 6 on validation, OORV and OOR (OOR's answers kept), all at once.
 # PART=s6a-5e4          sft-stage-6-help-long-texts as committed (1,500 steps) from l5-5e4-fp32 at --learning_rate
-#                       5e-4; beside it on the same GPU, l5-5e4-fp32 on test, stages 1-5.
-# PART=s6a-5e4-score    s6a-5e4 on validation at stages 5-6 and on OORV at stage 6, at once.
+#                       5e-4, its step-750 checkpoint kept; beside it on the same GPU, l5-5e4-fp32 on test, stages 1-5.
+# PART=s6a-5e4-score    s6a-5e4 on validation at stages 5-6 and on OORV at stage 6, and its step-750 checkpoint at
+#                       stage 6 on validation (scores/s6a-5e4-750-validation), at once.
 # PART=l5-5e4-s2        sft-stage-5-help-long-texts as committed now (lr 5e-4, 759 steps) from h4-steps with --seed 1
 #                       --problem_seed 1.
 # PART=l5-1e4-s2        the same at --learning_rate 1e-4 (the recipe before batch 38), --seed 1 --problem_seed 1.
@@ -69,7 +70,9 @@
 #     batch 38's l5-5e4-s6a by 0.03 or more at 500 words on validation (paired, 256, the interval's low end above
 #     zero), is no more than 0.02 below it on OORV (paired mean), and no more than 0.02 below l5-5e4 (0.935) at 200
 #     words on validation (forgetting). Then batch 40 trains the chain's stage 6 with it (the identifier part's rate
-#     unchanged). Reported either way, with the derailed answers (its adapter stays on the machine).
+#     unchanged). Reported either way, with the derailed answers (its adapter stays on the machine), and the step-750
+#     checkpoint against l5-5e4-s6a: if 5e-4 reaches in 750 steps what 1e-4 did in 1,500, stage 6's first part can
+#     be halved (~6 minutes: the chain is at 61-64 of its 60), a question for batch 40's rule, not this one's.
 #   item 2, the second draw (4 GPUs): batch 38's adoption stands if l5-5e4-s2-s6a beats l5-1e4-s2-s6a by 0.03 or
 #     more at 500 words on validation (paired, 256). If it does not, the lr is unsettled: reported, and batch 40 pairs
 #     a third seed before stage 6 builds on it further. Reported: the two draws' gains side by side, OORV, and the
@@ -136,11 +139,13 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   chain-6t-val-score) at_once chain-stage-6t $S6 validation out_of_register_validation out_of_register:c ;;
   s6a-5e4) wait_for $L5/adapter_model.safetensors || exit 1
     score l5-5e4 $L5 test 1-5 &
-    NO_BACK=1 help_alone s6a-5e4 sft-stage-6-help-long-texts $L5 14 --max_steps 1500 --learning_rate 5e-4
+    NO_BACK=1 help_alone s6a-5e4 sft-stage-6-help-long-texts $L5 14 --max_steps 1500 --learning_rate 5e-4 \
+      --save_steps 750
     wait ;;
   s6a-5e4-score) wait_for $LAB/runs/s6a-5e4/final/adapter_model.safetensors || exit 1
     score s6a-5e4 $LAB/runs/s6a-5e4/final validation 5-6 &
     score s6a-5e4 $LAB/runs/s6a-5e4/final out_of_register_validation 6 &
+    score s6a-5e4-750 $LAB/runs/s6a-5e4/checkpoint-750 validation 6 &
     wait ;;
   l5-5e4-s2) stage5_arm l5-5e4-s2 --seed 1 --problem_seed 1 ;;
   l5-1e4-s2) stage5_arm l5-1e4-s2 --learning_rate 1e-4 --seed 1 --problem_seed 1 ;;
