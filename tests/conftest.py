@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["tests.clean_tree"]  # the suite leaves `git status` as it found it
+pytest_plugins = ["tests.clean_tree", "tests.in_process"]  # clean_tree: the suite leaves `git status` as it found it
 
 # Tests never reach the Hub: a Hub id must fail fast with our message, not retry for 20 s.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

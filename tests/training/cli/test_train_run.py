@@ -16,6 +16,7 @@ import torch
 from safetensors.torch import load_file
 
 from tests.conftest import REPO_ROOT, run_cli
+from tests.in_process import forbid_model_load, in_process_child, run_main
 from tests.training.tiny_run import TINY_RUN
 from training.callbacks.completion_log import read_completion_log
 from training.callbacks.run_metrics import read_metric_lines, read_metrics
@@ -40,6 +41,8 @@ def adapter_weights(folder: Path) -> dict[str, torch.Tensor]:
 
 
 def test_two_grpo_steps_write_checkpoints_logs_metrics_and_results(tiny_model_dir, tmp_path):
+    """``python -m training.cli.train`` in a process of its own, as a user runs it (the other runs of this file call
+    its main() in the test's process: tests/in_process.py)."""
     proc = run_cli(
         *train_args(
             tmp_path,
@@ -133,12 +136,12 @@ FOUR_STEPS = ["--max_steps", "4", "--save_steps", "2"]
 def four_steps(tiny_model_dir, tmp_path_factory) -> Path:
     """One uninterrupted run of 4 steps (checkpoints 2 and 4) for the resume tests, which copy what they change."""
     out = tmp_path_factory.mktemp("four-steps")
-    proc = run_cli(*train_args(out, *FOUR_STEPS))
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert run_main("training.cli.train", train_args(out, *FOUR_STEPS)[2:]) == 0  # in this process (its output: the
+    # test's report)
     return out
 
 
-def test_kill_9_then_resume_matches_an_uninterrupted_run(four_steps, tmp_path):
+def test_kill_9_then_resume_matches_an_uninterrupted_run(four_steps, tmp_path, in_process):
     steps = FOUR_STEPS
 
     killed = tmp_path / "killed"
@@ -159,7 +162,7 @@ def test_kill_9_then_resume_matches_an_uninterrupted_run(four_steps, tmp_path):
     half_written.mkdir(exist_ok=True)
     (half_written / "adapter_model.safetensors").write_bytes(b"torn")
 
-    resumed = run_cli(*train_args(killed, *steps, "--resume", "true"))
+    resumed = in_process(*train_args(killed, *steps, "--resume", "true"))
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     assert "resuming checkpoint-2 at problem 4" in resumed.stdout
     assert "pruned checkpoint-3 (incomplete)" in resumed.stdout
@@ -184,11 +187,11 @@ def test_kill_9_then_resume_matches_an_uninterrupted_run(four_steps, tmp_path):
     assert [r["completion"] for r in straight_log] == [r["completion"] for r in resumed_log[-len(straight_log) :]]
 
 
-def test_resume_passes_over_a_damaged_latest_checkpoint_naming_its_bad_file(four_steps, tmp_path):
+def test_resume_passes_over_a_damaged_latest_checkpoint_naming_its_bad_file(four_steps, tmp_path, in_process):
     shutil.copytree(four_steps / "run", tmp_path / "run")
     optimizer = tmp_path / "run" / "checkpoint-4" / "optimizer.pt"
     optimizer.write_bytes(optimizer.read_bytes()[: optimizer.stat().st_size // 2])  # a save cut short by a full disk
-    resumed = run_cli(*train_args(tmp_path, "--max_steps", "6", "--save_steps", "2", "--resume", "true"))
+    resumed = in_process(*train_args(tmp_path, "--max_steps", "6", "--save_steps", "2", "--resume", "true"))
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     assert f"cannot resume checkpoint-4: {optimizer} is damaged" in resumed.stdout
     assert "resuming checkpoint-2 at problem 4" in resumed.stdout
@@ -198,8 +201,8 @@ def test_resume_passes_over_a_damaged_latest_checkpoint_naming_its_bad_file(four
     assert [r["global_step"] for r in read_metrics(tmp_path / "run" / "metrics.jsonl")] == list(range(1, 7))
 
 
-def test_collapse_guard_stops_a_run_whose_generations_are_all_identical(tiny_model_dir, tmp_path):
-    proc = run_cli(
+def test_collapse_guard_stops_a_run_whose_generations_are_all_identical(tiny_model_dir, tmp_path, in_process):
+    proc = in_process(
         *train_args(
             tmp_path,
             "--max_steps",
@@ -259,9 +262,10 @@ def test_stage_1_trains_its_format_start_first_and_a_supervised_help_continues_i
     assert second["init_adapter"] == str(one) and second["global_step"] == 2
 
 
-def test_a_stage_of_max_steps_0_is_its_supervised_help_alone(tiny_model_dir, tmp_path):
+def test_a_stage_of_max_steps_0_is_its_supervised_help_alone(tiny_model_dir, tmp_path, in_process, monkeypatch):
     """``max_steps: 0`` (stages whose GRPO polish did not clear its bar, batch 25): the help trains, its adapter
-    becomes final/, and no GRPO step runs; without a help the run stops before loading, saying what to give."""
+    becomes final/, and no GRPO step runs; without a help the run stops before loading, saying what to give. (The
+    help's child runs in this process too: its own process is test_format_start.py's.)"""
     from training.core.arguments import RECIPES_DIR
 
     recipe = tmp_path / "tiny-help.yaml"
@@ -269,7 +273,8 @@ def test_a_stage_of_max_steps_0_is_its_supervised_help_alone(tiny_model_dir, tmp
         f"base: {RECIPES_DIR / 'sft-format-start.yaml'}\nmax_steps: 2\nper_device_train_batch_size: 4\n"
         "logging_steps: 1\n"
     )
-    proc = run_cli(*train_args(tmp_path, "--max_steps", "0", "--supervised_help", str(recipe)))
+    monkeypatch.setattr("training.core.format_start.run_child_until_stopped", in_process_child)
+    proc = in_process(*train_args(tmp_path, "--max_steps", "0", "--supervised_help", str(recipe)))
     assert proc.returncode == 0, proc.stderr[-3000:]
     helped, final = tmp_path / "run" / "supervised-help" / "final", tmp_path / "run" / "final"
     assert f"max_steps 0: no GRPO steps; the stage's final adapter is its supervised help's ({final}/)" in proc.stdout
@@ -283,7 +288,8 @@ def test_a_stage_of_max_steps_0_is_its_supervised_help_alone(tiny_model_dir, tmp
     assert summary["init_adapter"] is None and summary["wall_seconds"] == summary["supervised_help"]["wall_seconds"]
 
     fresh = [a for a in train_args(tmp_path / "bare", "--max_steps", "0") if a not in ("--init_adapter", "base")]
-    proc = run_cli(*fresh)  # a fresh stage 1 would train its format start first: the check comes before it
+    forbid_model_load(monkeypatch)
+    proc = in_process(*fresh)  # a fresh stage 1 would train its format start first: the check comes before it
     _fails_before_loading(proc)
     assert "--max_steps 0 runs no GRPO step, so the stage is its supervised help alone" in proc.stderr
     assert "format start" not in proc.stdout and not (tmp_path / "bare" / "run" / "format-start").exists()
@@ -347,14 +353,14 @@ def test_a_stage_checks_every_part_of_its_help_before_anything_trains(tiny_model
         assert message in str(error) and fake.calls == []
 
 
-def test_a_later_stage_needs_the_stage_before_or_an_adapter(tmp_path):
+def test_a_later_stage_needs_the_stage_before_or_an_adapter(tmp_path, in_process, no_model_load):
     """Stage N's start is runs/stage-(N-1)/final; without it the error says how to give one, and names the shipped
     adapter where that is a stage-(N-1) adapter (and only there)."""
     from model_cards.shipped_adapter import load_shipped
 
     shipped = load_shipped().stage
     for stage in sorted({2, min(shipped + 1, 6)}):
-        proc = run_cli(
+        proc = in_process(
             "-m",
             "training.cli.train",
             "--config",
@@ -377,11 +383,11 @@ def test_a_later_stage_needs_the_stage_before_or_an_adapter(tmp_path):
         assert "Traceback" not in proc.stderr
 
 
-def test_a_second_run_into_the_same_folder_must_say_resume(tmp_path):
+def test_a_second_run_into_the_same_folder_must_say_resume(tmp_path, in_process, no_model_load):
     (tmp_path / "run" / "checkpoint-5").mkdir(parents=True)
-    proc = run_cli(*train_args(tmp_path, "--max_steps", "1"))
+    proc = in_process(*train_args(tmp_path, "--max_steps", "1"))
     assert proc.returncode == 2 and "already holds checkpoints of an earlier run" in proc.stderr
-    proc = run_cli(*train_args(tmp_path / "empty", "--max_steps", "1", "--resume", "true"))
+    proc = in_process(*train_args(tmp_path / "empty", "--max_steps", "1", "--resume", "true"))
     assert proc.returncode == 2 and "nothing to resume" in proc.stderr
 
 
@@ -408,19 +414,19 @@ def _fails_before_loading(proc) -> None:
     assert "Traceback" not in proc.stderr and "Loading weights" not in proc.stderr, proc.stderr[-3000:]
 
 
-def test_bad_numbers_stop_the_cli_before_the_model_loads(tmp_path):
-    proc = run_cli(*train_args(tmp_path, "--max_steps", "-5", "--learning_rate", "-1"))
+def test_bad_numbers_stop_the_cli_before_the_model_loads(tmp_path, in_process, no_model_load):
+    proc = in_process(*train_args(tmp_path, "--max_steps", "-5", "--learning_rate", "-1"))
     _fails_before_loading(proc)
     assert (
         "error: --max_steps -5 must be a whole number >= 0; --learning_rate -1.0 must be a number >= 0" in proc.stderr
     )
 
 
-def test_folders_that_cannot_be_written_stop_the_run_before_training(tmp_path):
+def test_folders_that_cannot_be_written_stop_the_run_before_training(tmp_path, in_process, no_model_load):
     """A results folder that cannot be made was found only after training; an output folder gave a traceback."""
     blocker = tmp_path / "a-file"
     blocker.write_text("in the way")
-    proc = run_cli(
+    proc = in_process(
         "-m",
         "training.cli.train",
         *TINY_RUN,
@@ -434,15 +440,15 @@ def test_folders_that_cannot_be_written_stop_the_run_before_training(tmp_path):
     _fails_before_loading(proc)
     assert f"error: --results_dir {blocker}/results cannot be a folder: {blocker} is a file" in proc.stderr
     assert not (tmp_path / "run").exists()  # nothing was started
-    proc = run_cli("-m", "training.cli.train", *TINY_RUN, "--max_steps", "1", "--output_dir", str(blocker / "run"))
+    proc = in_process("-m", "training.cli.train", *TINY_RUN, "--max_steps", "1", "--output_dir", str(blocker / "run"))
     _fails_before_loading(proc)
     assert f"error: --output_dir {blocker}/run cannot be a folder: {blocker} is a file" in proc.stderr
 
 
-def test_the_warm_start_checks_its_folders_before_training(tmp_path):
+def test_the_warm_start_checks_its_folders_before_training(tmp_path, in_process, no_model_load):
     blocker = tmp_path / "a-file"
     blocker.write_text("in the way")
-    proc = run_cli(
+    proc = in_process(
         "-m",
         "training.cli.warm_start",
         "--config",
@@ -477,7 +483,9 @@ def test_check_writable_probes_without_leaving_anything(tmp_path):
 
 
 @pytest.mark.parametrize("slips_only", [False, True], ids=["cuts", "slips-only"])
-def test_a_grpo_run_on_continuation_problems_samples_and_scores_their_windows(tiny_model_dir, tmp_path, slips_only):
+def test_a_grpo_run_on_continuation_problems_samples_and_scores_their_windows(
+    tiny_model_dir, tmp_path, slips_only, in_process
+):
     """--continuation_words: the run's problems hand the model the start of the answer and score the next words (the
     interleave rewards on the window); with --continuation_slips_only every problem is the one the cuts name. The
     flags it refuses: tests/dataset_builders/test_continuation.py."""
@@ -490,7 +498,8 @@ def test_a_grpo_run_on_continuation_problems_samples_and_scores_their_windows(ti
     run = [*STAGE_1, *TINY_GRPO, "--max_steps", "1", "--continuation_words", "3", "--continuation_cuts", str(cuts)]
     run += ["--continuation_slips_only", str(slips_only).lower()]
     out = ["--output_dir", str(tmp_path / "run"), "--results_dir", str(tmp_path / "results")]
-    proc = run_cli("-m", "training.cli.train", *run, "--word_credit", "0", "--keep_word_signal_groups", "false", *out)
+    run += ["--word_credit", "0", "--keep_word_signal_groups", "false"]
+    proc = in_process("-m", "training.cli.train", *run, *out)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "1 train problems cut 4 words before the start adapter's first slip" in proc.stdout + proc.stderr
     assert ("those alone, in turn (--continuation_slips_only)" in proc.stdout + proc.stderr) == slips_only
@@ -502,13 +511,13 @@ def test_a_grpo_run_on_continuation_problems_samples_and_scores_their_windows(ti
     assert set(records[0]["rewards"]) == {"interleave_trigram_reward", "interleave_strict_reward"}
 
 
-def test_a_shared_prompt_loss_pass_trains_as_trls_does(tiny_model_dir, tmp_path):
+def test_a_shared_prompt_loss_pass_trains_as_trls_does(tiny_model_dir, tmp_path, in_process):
     """--shared_prompt_loss: one GRPO step of the tiny run with each group's prompt computed once gives TRL's loss,
     gradient norm and updated adapter (the same completions: the seed and the sampling do not change)."""
     runs = {}
     for shared in ("false", "true"):
         out = tmp_path / shared
-        proc = run_cli(*train_args(out, "--max_steps", "1", "--shared_prompt_loss", shared))
+        proc = in_process(*train_args(out, "--max_steps", "1", "--shared_prompt_loss", shared))
         assert proc.returncode == 0, proc.stderr[-3000:]
         (step,) = read_metrics(out / "run" / "metrics.jsonl")
         runs[shared] = step, adapter_weights(out / "run" / "final-raw")
