@@ -8,6 +8,7 @@ import torch
 
 from dataset_builders.prompts import interleave_target
 from tests.conftest import REPO_ROOT
+from tests.in_process import make_command
 from training.cli.warm_start import WarmStartArguments, parse_words, warm_start_dataset, warm_start_tasks
 from training.core.arguments import RecipeError
 
@@ -31,29 +32,32 @@ def test_word_ranges():
             parse_words(bad)
 
 
-def _make_warm_start(train_args: str):
-    """``make warm-start`` on the tiny model with small rows; fails the test with its stderr if the run fails."""
-    proc = subprocess.run(
-        [
-            "make",
-            "--no-print-directory",
-            "warm-start",
-            "MODEL=tiny-random-llama",
-            f"TRAIN_ARGS=--per_device_train_batch_size 2 --max_length 512 --report_to none "
-            f"--dataset_num_proc 1 {train_args}",
-        ],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+def _make_warm_start(train_args: str, in_process=None):
+    """``make warm-start`` on the tiny model with small rows; fails the test with its stderr if the run fails. With
+    ``in_process`` (the fixture), the command make would run (``make -n``) runs in the test's process instead."""
+    variables = [
+        "MODEL=tiny-random-llama",
+        f"TRAIN_ARGS=--per_device_train_batch_size 2 --max_length 512 --report_to none "
+        f"--dataset_num_proc 1 {train_args}",
+    ]
+    if in_process is not None:
+        proc = in_process(*make_command("warm-start", *variables))
+    else:
+        proc = subprocess.run(
+            ["make", "--no-print-directory", "warm-start", *variables],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "FutureWarning" not in proc.stderr  # TRL's SFTConfig sets transformers' deprecated gradient_checkpointing
     return proc
 
 
-def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
-    """Packed rows (several problems per row, as the recipe trains) of mixed lengths."""
+def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path, in_process):
+    """Packed rows (several problems per row, as the recipe trains) of mixed lengths: ``make warm-start`` in a
+    process of its own; the phase that continues it runs make's command in the test's process."""
     from safetensors.torch import load_file
 
     proc = _make_warm_start(
@@ -80,7 +84,8 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path):
         f"--repeated_fraction 0.5 "
         f"--per_device_train_batch_size 2 --gradient_accumulation_steps 2 --weight_average_decay 0.75 "
         f"--max_train_minutes 0.0001 "  # its clock ends it at once: the stop says where the trained weights are
-        f"--output_dir {tmp_path}/next --results_dir {tmp_path}/next-res"
+        f"--output_dir {tmp_path}/next --results_dir {tmp_path}/next-res",
+        in_process,
     )
     assert "warm start next: 1 steps x 4 problems, 4 words-4 problems" in proc.stdout  # a step: 2 rows, twice
     assert f"continuing the adapter {tmp_path}/run/final" in proc.stdout
@@ -117,8 +122,10 @@ def test_arithmetic_rows_are_train_products_and_never_a_held_out_pair():
         warm_start_tasks(WarmStartArguments(task="arithmetic-three-by-two"))
 
 
-def test_make_warm_start_trains_an_arithmetic_adapter(tiny_model_dir, tmp_path):
-    proc = _make_warm_start(f"--task arithmetic --max_steps 2 --output_dir {tmp_path}/run --results_dir {tmp_path}/res")
+def test_make_warm_start_trains_an_arithmetic_adapter(tiny_model_dir, tmp_path, in_process):
+    """make's command (``make -n``) in the test's process; ``make warm-start`` itself: the test above."""
+    train_args = f"--task arithmetic --max_steps 2 --output_dir {tmp_path}/run --results_dir {tmp_path}/res"
+    proc = _make_warm_start(train_args, in_process)
     assert "arithmetic problems" in proc.stdout and "make train-arithmetic) INIT_ADAPTER=" in proc.stdout
     summary = json.loads((tmp_path / "res" / "summary.json").read_text())
     assert summary["task"] == "arithmetic" and summary["tasks"] == ["arithmetic"] and summary["words"] is None
@@ -136,13 +143,12 @@ def test_tokenizing_processes_follow_the_size_and_the_users_number():
     assert tokenize_processes(80_000, 1, cpus=16) == 1 and tokenize_processes(10, 3, cpus=2) == 3  # the user's wins
 
 
-def test_a_large_warm_start_tokenizes_in_several_processes(tiny_model_dir, tmp_path):
+def test_a_large_warm_start_tokenizes_in_several_processes(tiny_model_dir, tmp_path, in_process):
     """Without --dataset_num_proc, a set of PARALLEL_TOKENIZE_MIN_ROWS rows is tokenized by more than one process
     (TRL's dataset map pickles its functions to them: this checks that it works) and the run trains."""
-    from tests.conftest import run_cli
     from training.cli.warm_start import PARALLEL_TOKENIZE_MIN_ROWS
 
-    proc = run_cli(
+    proc = in_process(
         "-m", "training.cli.warm_start", "--config", "training/recipes/sft-stage-2-help.yaml",
         "--model", "tiny-random-llama", "--use_cpu", "true", "--bf16", "false", "--report_to", "none",
         "--max_steps", "1", "--per_device_train_batch_size", "2",

@@ -8,6 +8,7 @@ from training.core.format_start import format_start_recipe, names_recipe, run_fo
 
 
 def test_the_format_start_trains_once_then_is_reused(tiny_model_dir, tmp_path, capsys, monkeypatch):
+    """Its child, python -m training.cli.warm_start, trains in a process of its own."""
     recipe = tmp_path / "tiny-format-start.yaml"
     recipe.write_text(
         f"base: {RECIPES_DIR / 'sft-format-start.yaml'}\n"
@@ -44,8 +45,13 @@ def test_a_format_start_names_a_recipe(tmp_path):
         format_start_recipe(str(tmp_path / "missing.yaml"))
 
 
-def test_a_stage_supervised_help_continues_its_start_and_is_bounded(tiny_model_dir, tmp_path, capsys):
+def test_a_stage_supervised_help_continues_its_start_and_is_bounded(tiny_model_dir, tmp_path, capsys, monkeypatch):
+    """The start and the help each train their child, here in this process (tests/in_process.py; the child's own
+    process: the test above)."""
+    from tests.in_process import in_process_child
     from training.core.format_start import run_supervised_help
+
+    monkeypatch.setattr("training.core.format_start.run_child_until_stopped", in_process_child)
 
     recipe = tmp_path / "tiny-help.yaml"
     recipe.write_text(
