@@ -146,6 +146,8 @@ def forbid_model_load(monkeypatch) -> None:
     """From now on a training CLI that loads its model fails the test (in process, where "Loading weights" on stderr
     is not the only sign)."""
 
+    importlib.import_module("training.cli.train")  # first: imported under the patch, it would keep the stand-in
+
     def load_policy(*args, **kwargs):
         raise AssertionError("the model was loaded: the check should have stopped the run before")
 

@@ -2,14 +2,13 @@
 
 import json
 
-from tests.conftest import run_cli
 from tests.training.tiny_run import TINY_GRPO
 
 SMALL = [*TINY_GRPO, "--max_steps", "4"]
 
 
-def test_a_stage_that_passes_its_bar_stops_and_keeps_the_promoted_adapter(tiny_model_dir, tmp_path):
-    proc = run_cli(
+def test_a_stage_that_passes_its_bar_stops_and_keeps_the_promoted_adapter(tiny_model_dir, tmp_path, in_process):
+    proc = in_process(
         "-m",
         "training.cli.train",
         "--config",

@@ -9,7 +9,6 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
-from tests.conftest import run_cli
 from tests.training.tiny_run import STAGE_1, TINY_GRPO, TINY_RUN
 from training.callbacks.weight_average import EMA_FILE, WeightAverage, adapter_key
 
@@ -90,8 +89,8 @@ def test_a_decay_outside_0_1_is_refused(decay):
         WeightAverage(decay)
 
 
-def test_the_cli_refuses_a_decay_of_1_before_the_model_loads(tmp_path):
-    proc = run_cli(
+def test_the_cli_refuses_a_decay_of_1_before_the_model_loads(tmp_path, in_process, no_model_load):
+    proc = in_process(
         "-m", "training.cli.train", *STAGE_1, *TINY_GRPO, "--weight_average_decay", "1",
         "--output_dir", str(tmp_path / "run"),
     )  # fmt: skip
@@ -104,8 +103,8 @@ def peft_names(tensors: dict) -> dict:
     return {adapter_key(name): t for name, t in tensors.items()}
 
 
-def test_a_run_ships_the_average_as_final_and_the_last_weights_as_final_raw(tiny_model_dir, tmp_path):
-    proc = run_cli(
+def test_a_run_ships_the_average_as_final_and_the_last_weights_as_final_raw(tiny_model_dir, tmp_path, in_process):
+    proc = in_process(
         "-m", "training.cli.train", *TINY_RUN, "--max_steps", "4", "--save_steps", "2",
         "--weight_average_decay", "0.5", "--weight_average_start", "0",
         "--output_dir", str(tmp_path / "run"), "--results_dir", str(tmp_path / "res"),

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from tests.conftest import run_cli
+from tests.in_process import make_command
 from training.callbacks.completion_log import read_completion_log
 
 
@@ -35,12 +36,14 @@ def test_make_train_stage_trains_with_trackio_by_default(tiny_model_dir, tmp_pat
 
 
 @pytest.mark.parametrize("recipe, digits", [(None, "3x2"), ("arithmetic-2x2", "2x2")])
-def test_make_train_arithmetic(tiny_model_dir, tmp_path, recipe, digits):
-    """The 3x2 control by default; RECIPE=arithmetic-2x2 is item 4's 2x2 control (its recipe, its task)."""
-    recipe_arg = [f"RECIPE={recipe}"] if recipe else []
-    proc = run_cli(
-        "make", "-s", "train-arithmetic", *recipe_arg, "MODEL=tiny-random-llama", _quick(tmp_path, "--report_to none")
-    )
+def test_make_train_arithmetic(tiny_model_dir, tmp_path, recipe, digits, in_process):
+    """The 3x2 control by default; RECIPE=arithmetic-2x2 is item 4's 2x2 control (its recipe, its task). The default
+    runs make itself; RECIPE=arithmetic-2x2 runs the command make would (``make -n``) in the test's process."""
+    variables = ["MODEL=tiny-random-llama", _quick(tmp_path, "--report_to none")]
+    if recipe:
+        proc = in_process(*make_command("train-arithmetic", f"RECIPE={recipe}", *variables))
+    else:
+        proc = run_cli("make", "-s", "train-arithmetic", *variables)
     assert proc.returncode == 0, proc.stderr[-3000:]
     record = next(read_completion_log(tmp_path / "run" / "completions.jsonl.gz"))
     assert record["id"].startswith(f"{digits}-train-") and isinstance(record["reference"], int)

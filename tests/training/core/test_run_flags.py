@@ -3,7 +3,6 @@
 import pytest
 
 from dataset_builders import tasks
-from tests.conftest import run_cli
 from training.core.arguments import RECIPES_DIR, RecipeError, parse_run_arguments
 from training.core.run_flags import completion_length_source, settle_grpo_flags
 
@@ -82,7 +81,7 @@ def test_the_completion_budget_fills_max_completion_length_only_when_unset():
     assert "max_completion_length" in run.named and grpo.max_completion_length == 16  # the recipe's value is kept
 
 
-def test_a_conflicting_flag_stops_the_cli_before_anything_loads():
-    proc = run_cli("-m", "training.cli.train", "--config", STAGE_1, "--shuffle_dataset", "true")
+def test_a_conflicting_flag_stops_the_cli_before_anything_loads(in_process, no_model_load):
+    proc = in_process("-m", "training.cli.train", "--config", STAGE_1, "--shuffle_dataset", "true")
     assert proc.returncode == 2 and "error: --shuffle_dataset True conflicts with this run" in proc.stderr
     assert "Traceback" not in proc.stderr

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.conftest import REPO_ROOT, run_cli
+from tests.conftest import REPO_ROOT
 from training.core.arguments import RecipeError
 from training.core.run_lock import RunFolderLocked, RunLock, hold_run_lock
 
@@ -52,12 +52,12 @@ def test_a_process_holds_its_own_lock_once_and_other_ranks_take_none(tmp_path, m
 
 
 @pytest.mark.parametrize("module", ["training.cli.train", "training.cli.warm_start"])
-def test_training_refuses_a_run_folder_in_use(holder, tmp_path, module):
+def test_training_refuses_a_run_folder_in_use(holder, tmp_path, module, in_process, no_model_load):
     recipe = (
         "training/recipes/stage-1.yaml" if module == "training.cli.train" else "training/recipes/sft-every-length.yaml"
     )
     started = time.time()
-    proc = run_cli(
+    proc = in_process(
         "-m",
         module,
         "--config",

@@ -2,7 +2,6 @@
 
 import torch
 
-from tests.conftest import run_cli
 from tests.training.tiny_run import STAGE_1, TINY_GRPO
 
 
@@ -166,9 +165,9 @@ def test_sync_weights_merges_the_current_adapter(tiny_model_dir):
     assert error < 0.01 and error < stale_error / 10  # bf16 rounding only
 
 
-def test_fast_generation_falls_back_to_trls_generate_where_it_does_not_apply(tiny_model_dir, tmp_path):
+def test_fast_generation_falls_back_to_trls_generate_where_it_does_not_apply(tiny_model_dir, tmp_path, in_process):
     # Runs with the fast sampler (the recipes' default) are the other training tests (test_train_run.py).
-    proc = run_cli(
+    proc = in_process(
         "-m",
         "training.cli.train",
         *STAGE_1,

@@ -7,7 +7,6 @@ from collections import defaultdict
 import pytest
 from trl import GRPOTrainer
 
-from tests.conftest import run_cli
 from training.core.arguments import RecipeError
 from training.core.trl_version import TESTED_TRL, check_trl_version
 from training.trainer.grpo_trainer import TRL_ATTRIBUTES, TRL_OVERRIDES, ObservedGRPOTrainer
@@ -72,12 +71,9 @@ def test_an_untested_trl_version_stops_with_a_message():
     assert check_trl_version("1.99.0", allow_untested=True) == "1.99.0"
 
 
-def test_the_cli_checks_the_trl_version_at_start_up():
-    code = (
-        "import sys, training.core.trl_version as v; v.TESTED_TRL = '0.1'; "
-        "from training.cli.train import main; sys.exit(main(['--config', 'training/recipes/stage-1.yaml']))"
-    )
-    proc = run_cli("-c", code)
+def test_the_cli_checks_the_trl_version_at_start_up(in_process, no_model_load, monkeypatch):
+    monkeypatch.setattr("training.core.trl_version.TESTED_TRL", "0.1")
+    proc = in_process("-m", "training.cli.train", "--config", "training/recipes/stage-1.yaml")
     assert proc.returncode == 2 and "but the GRPO trainer overrides private methods of TRL 0.1.*" in proc.stderr
 
 
