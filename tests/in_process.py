@@ -97,7 +97,10 @@ def run_main(module: str, args: list[str], env: dict | None = None) -> int:
     """``python -m MODULE ARGS`` in this process: its ``main`` called with ``ARGS`` in a fresh process's state; the
     exit code (argparse's exits included). An exception that a new process would end on is raised here instead,
     failing the test with its traceback."""
-    main = importlib.import_module(module).main
+    imported = importlib.import_module(module)
+    if not hasattr(imported, "main"):  # python -m PACKAGE runs PACKAGE/__main__.py
+        imported = importlib.import_module(f"{module}.__main__")
+    main = imported.main
     with fresh_process_state(env):
         try:
             return main(list(args))

