@@ -1,6 +1,7 @@
 """A stand-in for the supervised child process (training.cli.warm_start) of a format start or supervised help: it
 writes what the real one leaves (final/ and results/summary.json) at once, so that tests of the order, folders and
-records of a help's parts train nothing. The real child's contract: tests/training/core/test_format_start.py."""
+records of a help's parts train nothing. The real child's contract: tests/training/core/test_format_start.py (the
+child in this process: tests/in_process.py's in_process_child) and test_stop_on_signal.py (in its own process)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,11 @@ from training.core.format_start import format_start_recipe, names_recipe, run_fo
 
 
 def test_the_format_start_trains_once_then_is_reused(tiny_model_dir, tmp_path, capsys, monkeypatch):
-    """Its child, python -m training.cli.warm_start, trains in a process of its own."""
+    """Its child, python -m training.cli.warm_start, trains in this process (tests/in_process.py; the child in a
+    process of its own: test_stop_on_signal.py's format start, and the long test_train_run.py test)."""
+    from tests.in_process import in_process_child
+
+    monkeypatch.setattr("training.core.format_start.run_child_until_stopped", in_process_child)
     recipe = tmp_path / "tiny-format-start.yaml"
     recipe.write_text(
         f"base: {RECIPES_DIR / 'sft-format-start.yaml'}\n"
@@ -46,8 +50,7 @@ def test_a_format_start_names_a_recipe(tmp_path):
 
 
 def test_a_stage_supervised_help_continues_its_start_and_is_bounded(tiny_model_dir, tmp_path, capsys, monkeypatch):
-    """The start and the help each train their child, here in this process (tests/in_process.py; the child's own
-    process: the test above)."""
+    """The start and the help each train their child, here in this process (tests/in_process.py), as above."""
     from tests.in_process import in_process_child
     from training.core.format_start import run_supervised_help
 
