@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from types import SimpleNamespace
 
@@ -61,24 +62,43 @@ TINY_SFT = [
 ]
 
 
+def _sigterm_after_a_step(metrics, sent: list, done: threading.Event) -> threading.Thread:
+    """A thread that sends this process SIGTERM (as `timeout` does) once the run in it has logged a step to
+    ``metrics`` and its StopOnSignal holds SIGTERM (never before: the signal would end the test process); ``sent``
+    gets True when it did. It gives up when ``done`` is set (the run returned)."""
+
+    def watch():
+        deadline = time.time() + 300
+        while time.time() < deadline and not done.is_set():
+            holder = getattr(signal.getsignal(signal.SIGTERM), "__self__", None)
+            if isinstance(holder, StopOnSignal) and metrics.is_file() and metrics.read_text().strip():
+                sent.append(True)
+                os.kill(os.getpid(), signal.SIGTERM)
+                return
+            time.sleep(0.2)
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread
+
+
 @pytest.mark.parametrize("run", [["-m", "training.cli.train", *TINY_RUN], TINY_SFT], ids=["grpo", "sft"])
-def test_a_run_stopped_by_sigterm_writes_its_final_adapter_and_results(run, tmp_path):
-    """A tiny run, told to run 500 steps, gets SIGTERM once it has logged a step (as `timeout` sends it)."""
+def test_a_run_stopped_by_sigterm_writes_its_final_adapter_and_results(run, tmp_path, in_process):
+    """A tiny run, told to run 500 steps, gets SIGTERM once it has logged a step (as `timeout` sends it). The run is
+    the CLI's main() in the test's process (tests/in_process.py), which the signal reaches as it would its own; a
+    run in a process of its own that a signal stops: the format start's test below (the GRPO run and its child)."""
     out, results = tmp_path / "run", tmp_path / "results"
-    command = [sys.executable, *run, "--max_steps", "500", "--logging_steps", "1"]
-    proc = subprocess.Popen(
-        [*command, "--output_dir", str(out), "--results_dir", str(results)],
-        cwd=REPO_ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    deadline = time.time() + 300
-    while not ((out / "metrics.jsonl").is_file() and (out / "metrics.jsonl").read_text().strip()):
-        assert proc.poll() is None and time.time() < deadline, "the run ended or stalled before its first step"
-        time.sleep(0.2)
-    proc.send_signal(signal.SIGTERM)
-    output, _ = proc.communicate(timeout=300)
+    sent, done = [], threading.Event()
+    watcher = _sigterm_after_a_step(out / "metrics.jsonl", sent, done)
+    try:
+        proc = in_process(
+            *run, "--max_steps", "500", "--logging_steps", "1", "--output_dir", str(out), "--results_dir", str(results)
+        )
+    finally:
+        done.set()
+        watcher.join()
+    output = proc.stdout + proc.stderr
+    assert sent, "the run ended or stalled before its first step"
     assert proc.returncode == 0, output[-3000:]
     assert "SIGTERM received: finishing this step" in output and "stopping at step" in output
     summary = json.loads((results / "summary.json").read_text())
