@@ -119,15 +119,6 @@ stage5_arm() {
   NO_BACK=1 help_alone $name sft-stage-5-help-long-texts $H4 9 --max_steps 759 "$@"
   pack_out adapter-$name-fp32 runs/$name/final/adapter_config.json runs/$name/final/adapter_model.safetensors
 }
-# first_part NAME: stage 6's first part from NAME (a stage-5 arm, as trained) into runs/NAME-s6a, with NAME scored at
-# stage 5 on validation beside it on the same GPU
-first_part() {
-  local start=$LAB/runs/$1/final
-  wait_for $start/adapter_model.safetensors || return 1
-  score $1 $start validation 5 &
-  NO_BACK=1 help_alone $1-s6a sft-stage-6-help-long-texts $start 14 --max_steps 1500
-  wait
-}
 # stage6_at_once NAME N SPLITS...: runs/NAME/final at stage 6 on validation (N problems: 256, or 512 into
 # scores/NAME-512-validation), on OORV and on SPLITS, all at once on the lane's GPU
 stage6_at_once() {

@@ -107,15 +107,6 @@ stage5_arm() {
   wait_for $H4/adapter_model.safetensors || return 1
   NO_BACK=1 help_alone $name sft-stage-5-help-long-texts $H4 9 --max_steps 759 "$@"
 }
-# first_part NAME: stage 6's first part from NAME (a stage-5 arm, as trained) into runs/NAME-s6a, with NAME scored at
-# stage 5 on validation beside it on the same GPU
-first_part() {
-  local start=$LAB/runs/$1/final
-  wait_for $start/adapter_model.safetensors || return 1
-  score $1 $start validation 5 &
-  NO_BACK=1 help_alone $1-s6a sft-stage-6-help-long-texts $start 14 --max_steps 1500
-  wait
-}
 # at_once NAME ADAPTER SPLIT[:FLAG]...: ADAPTER at stage 6 on each SPLIT, all at once on the lane's GPU (SPLIT:c keeps
 # that split's answers, --completions), once the adapter exists
 at_once() {

@@ -246,6 +246,15 @@ help_alone() {
     --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
   [ "${NO_BACK:-0}" = 1 ] || back $name $LAB/runs/$name/final
 }
+# first_part NAME: stage 6's first part (sft-stage-6-help-long-texts as committed, 1,500 steps) from NAME (a stage-5
+# arm, as trained) into runs/NAME-s6a, with NAME scored at stage 5 on validation beside it on the same GPU
+first_part() {
+  local start=$LAB/runs/$1/final
+  wait_for $start/adapter_model.safetensors || return 1
+  score $1 $start validation 5 &
+  NO_BACK=1 help_alone $1-s6a sft-stage-6-help-long-texts $start 14 --max_steps 1500
+  wait
+}
 # chain_stage_6 PART START: `make curriculum UNTIL=stage-6` into $CHAIN from START (stage 5, float32 as trained) as
 # stage-5/final, stages 1-4 holding its adapter_config alone (the runner skips a step whose final/ has one); the
 # runner's log in $LAB/results/PART/chain.log, and stage 6's records (its two helps', then its own) in
