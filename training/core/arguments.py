@@ -9,8 +9,10 @@ runs on CPU.
 
 from __future__ import annotations
 
+import difflib
 import logging
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -463,6 +465,22 @@ def _pop_flag(argv: list[str], flag: str) -> str | None:
     return value
 
 
+def missing_recipe_message(config_path: str) -> str:
+    """What to say for a --config that is no file: a stage past the curriculum's (``make train-stage N=7``) gets the
+    stages there are, a mistyped name the closest recipes, then every recipe."""
+    recipes = sorted(RECIPES_DIR.glob("*.yaml"))
+    known = ", ".join(str(p.relative_to(TRAINING_DIR.parent)) for p in recipes)
+    stem = Path(config_path).stem
+    stages = sorted(int(p.stem.split("-")[1]) for p in recipes if re.fullmatch(r"stage-\d+", p.stem))
+    if re.fullmatch(r"stage-\d*", stem) and stages:
+        first, last = stages[0], stages[-1]
+        hint = f" (the curriculum's stages are {first} to {last}: make train-stage N={first} .. N={last})"
+    else:
+        close = difflib.get_close_matches(stem, [p.stem for p in recipes], n=3, cutoff=0.6)
+        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    return f"no recipe {config_path}{hint}; recipes: {known}"
+
+
 def merged_config(argv: list[str]) -> tuple[dict, list[str]]:
     """(preset values updated by recipe values, the remaining argv) for the parser's defaults.
 
@@ -472,8 +490,7 @@ def merged_config(argv: list[str]) -> tuple[dict, list[str]]:
     argv = list(argv)
     config_path = _pop_flag(argv, "--config")
     if config_path is not None and not Path(config_path).is_file():
-        known = ", ".join(sorted(str(p.relative_to(TRAINING_DIR.parent)) for p in RECIPES_DIR.glob("*.yaml")))
-        raise RecipeError(f"no recipe {config_path}; recipes: {known}")
+        raise RecipeError(missing_recipe_message(config_path))
     recipe = read_recipe(Path(config_path)) if config_path is not None else {}
     model = _pop_flag(argv, "--model")  # shorthand: a preset name, else a model name, folder or Hub id
     if model is not None:

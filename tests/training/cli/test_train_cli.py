@@ -58,7 +58,8 @@ def test_unknown_stage_lists_the_recipes(in_process):
     """make's command for N=9 (``make -n``), run in the test's process."""
     proc = in_process(*make_command("train-stage", "N=9"))
     assert proc.returncode != 0
-    assert "no recipe training/recipes/stage-9.yaml; recipes: " in proc.stderr
+    hint = "(the curriculum's stages are 1 to 6: make train-stage N=1 .. N=6); recipes: "
+    assert f"no recipe training/recipes/stage-9.yaml {hint}" in proc.stderr
     assert all(f"training/recipes/{name}.yaml" in proc.stderr for name in ("arithmetic", "stage-1", "stage-6"))
     assert "Traceback" not in proc.stderr
 

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from training.core.arguments import RECIPES_DIR, RecipeError, merged_config, parse_run_arguments, read_recipe
@@ -80,10 +82,18 @@ def test_without_a_gpu_bf16_is_dropped_and_activations_are_checkpointed():
             ["--config", "/nonexistent.yaml"],
             "no recipe /nonexistent.yaml; recipes: training/recipes/arithmetic-2x2.yaml",
         ),
+        (  # a mistyped name: the closest recipes first
+            ["--config", "training/recipes/sft-stage-5-help-long-text.yaml"],
+            "no recipe training/recipes/sft-stage-5-help-long-text.yaml (did you mean sft-stage-5-help-long-texts or ",
+        ),
+        (
+            ["--config", "training/recipes/stage-7.yaml"],
+            "no recipe training/recipes/stage-7.yaml (the curriculum's stages are 1 to 6: make train-stage N=1 .. N=6)",
+        ),
     ],
 )
 def test_bad_recipes_say_what_to_change(argv, message):
-    with pytest.raises(RecipeError, match=message.replace("(", r"\(")):
+    with pytest.raises(RecipeError, match=re.escape(message)):
         parse_run_arguments(argv)
 
 
