@@ -37,9 +37,11 @@
 # call with .carry/l5-5e4-fp32 55.9 MB of 67.1 by scripts/gpu/call_size.py .gpu/3 .carry/l5-5e4-fp32).
 # Calls: .gpu/1, .gpu/2 alone, each `source scripts/gpu/setup.sh`; .gpu/3 with .carry/l5-5e4-fp32: the start_lanes
 # command below; then (4 GPUs only: the 2-GPU plan does not need it) .carry/h4-steps alone with `WAIT=20 PART=wait
-# bash THIS`; then `WAIT=540 PART=wait bash THIS`
-# calls back to back, the last sized to the budget (leave ~20 s), and short `WAIT=20` calls for adapters still queued
-# (chain-stage-6t bf16 20 MB, then its float32 copy 39 MB: 3 parts).
+# bash THIS`; then `WAIT=540 PART=wait bash THIS` calls back to back. The lease is tight for chain-6t: its training
+# should end ~23 minutes after the lanes start (batch 38's pace: the lanes started ~150 s into the lease), ~1,550 s of
+# the 1,800, and its scores need ~3 minutes more. So size the third wait call to end near 1,570 s held (it brings
+# chain-stage-6t's bf16 adapter, queued when training ends), then one last call to ~20 s before the budget for the
+# scores, then short `WAIT=20` calls, if time is left, for the float32 copy (39 MB: 3 parts).
 # Results come back as results.tar.gz.part-* (setup.sh's results_back), which collect_batch.py joins.
 #
 # Parts (start_lanes gives each lane its GPU). Scores greedy on 256 problems; OORV = out_of_register_validation,
