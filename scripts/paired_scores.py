@@ -4,9 +4,13 @@ problems both answered, the paired difference (B minus A) with a 95% bootstrap i
 problems B scored higher, lower and the same. Two adapters 0.02 apart at 500 words on 256 problems can be noise: this
 says whether they are.
 
-    .venv/bin/python scripts/paired_scores.py FOLDER_A FOLDER_B [--tasks stage-6] [--metric exact] [--out FILE.json]
+    .venv/bin/python scripts/paired_scores.py FOLDER_A FOLDER_B [--tasks stage-6] [--metric exact] [--by_register]
+        [--out FILE.json]
     .venv/bin/python scripts/paired_scores.py FOLDER --baseline [--metric exact]   # the base model against the adapter
 
+``--by_register`` adds, under each task's row, one row for each register its problems draw on (a problem counts for
+the register of each of its two texts: ``register_a`` and ``register_b`` of its record), so that a gain can be read
+where it happened (batch 38: most where a numeric text is one of the two).
 ``--baseline`` compares one evaluation's baseline rows (the model without the adapter, ``--baseline true``) with its
 trained rows on the same problems: what training gained, with its interval. ``--metric exact`` pairs exact matches
 (1 or 0) instead of scores. A folder scored on several splits (the arithmetic control's validation and test) gives a
@@ -43,6 +47,15 @@ def labelled_scores(folder: Path, label: str = "trained", metric: str = "score")
     return scores
 
 
+def problem_registers(folder: Path) -> dict[str, set[str]]:
+    """Problem id -> the registers of its two texts, from ``folder``'s problem records (evaluations before issue 18's
+    registers have none: an empty set)."""
+    return {
+        row["id"]: {row[k] for k in ("register_a", "register_b") if row.get(k)}
+        for row in read_jsonl(folder / "problems.jsonl")
+    }
+
+
 def paired(a: list[float], b: list[float], resamples: int = 10000, seed: int = 0) -> dict:
     """Mean of each, mean of b - a with a 95% percentile bootstrap interval over problems, wins/losses/ties of b."""
     n = len(a)
@@ -67,9 +80,11 @@ def compare(
     folder_b: Path | None,
     tasks: list[str] | None = None,
     metric: str = "score",
+    by_register: bool = False,
 ) -> list[dict]:
     """One row per task (and split) both folders scored (or per named task), on the problem ids both answered;
-    without ``folder_b``, ``folder_a``'s baseline rows against its trained rows."""
+    without ``folder_b``, ``folder_a``'s baseline rows against its trained rows. ``by_register``: after each such
+    row, one per register of its problems (``register`` set), on the problems with a text of that register."""
     if folder_b is None:
         folder_b, scores_a = folder_a, labelled_scores(folder_a, "baseline", metric)
     else:
@@ -95,6 +110,12 @@ def compare(
                 raise SystemExit(f"{task}: no problem answered in both folders (different splits or seeds?)")
             row = paired([scores_a[key][i] for i in ids], [scores_b[key][i] for i in ids])
             rows.append({"task": task, "split": key[1], **row})
+            if by_register:
+                registers = problem_registers(folder_a)
+                for register in sorted(set().union(*(registers.get(i, set()) for i in ids))):
+                    some = [i for i in ids if register in registers.get(i, set())]
+                    row = paired([scores_a[key][i] for i in some], [scores_b[key][i] for i in some])
+                    rows.append({"task": task, "split": key[1], "register": register, **row})
     return rows
 
 
@@ -105,11 +126,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", action="store_true", help="FOLDER_A's baseline rows against its trained rows")
     parser.add_argument("--metric", choices=("score", "exact"), default="score", help="what is paired (default score)")
     parser.add_argument("--tasks", help="comma-separated, e.g. stage-5,stage-6 (default: every task both scored)")
+    parser.add_argument("--by_register", action="store_true", help="a row for each register of the problems' texts too")
     parser.add_argument("--out", type=Path, help="also write the rows as JSON here")
     args = parser.parse_args(argv)
     if args.baseline == (args.folder_b is not None):
         parser.error("give two evaluation folders, or one with --baseline")
-    rows = compare(args.folder_a, args.folder_b, args.tasks.split(",") if args.tasks else None, args.metric)
+    tasks = args.tasks.split(",") if args.tasks else None
+    rows = compare(args.folder_a, args.folder_b, tasks, args.metric, args.by_register)
     a_name = f"{args.folder_a} (baseline)" if args.baseline else str(args.folder_a)
     b_name = f"{args.folder_a} (trained)" if args.baseline else str(args.folder_b)
     print(f"A = {a_name}\nB = {b_name}\nmetric: {args.metric}\n")
@@ -118,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         task = f"{r['task']}, {r['split']}" if several_splits else r["task"]
+        if "register" in r:
+            task += f", with {r['register']}"
         print(
             f"| {task} | {r['n']} | {r['mean_a']:.3f} | {r['mean_b']:.3f} | {r['difference']:+.3f} | "
             f"{r['low']:+.3f} .. {r['high']:+.3f} | {r['b_higher']} / {r['b_lower']} / {r['same']} |"

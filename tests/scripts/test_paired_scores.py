@@ -111,3 +111,30 @@ def test_baseline_against_trained_in_exact_matches_per_split(tmp_path):
     (tmp_path / "only" / "problems.jsonl").write_text(json.dumps({"task": "stage-1", "id": "x", "score": 1.0}) + "\n")
     proc = run(tmp_path / "only", "--baseline")
     assert proc.returncode != 0 and "no baseline rows" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_by_register_adds_a_row_for_each_register_of_the_problems_texts(tmp_path):
+    """A problem counts for the register of each of its two texts; the gain here is all on the numeric ones."""
+    registers = [("numeric", "speech"), ("speech", "fiction"), ("numeric", "numeric"), ("fiction", "speech")] * 10
+
+    def write_registers(folder, scores):
+        rows = [
+            {"label": "trained", "task": "stage-6", "id": f"p{i}", "score": s, "register_a": ra, "register_b": rb}
+            for i, (s, (ra, rb)) in enumerate(zip(scores, registers))
+        ]
+        folder.mkdir()
+        (folder / "problems.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        return folder
+
+    a = write_registers(tmp_path / "a", [0.5] * 40)
+    b = write_registers(tmp_path / "b", [0.9 if "numeric" in pair else 0.5 for pair in registers])
+    out = tmp_path / "p.json"
+    proc = run(a, b, "--by_register", "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    rows = {r.get("register"): r for r in json.loads(out.read_text())["rows"]}
+    assert set(rows) == {None, "fiction", "numeric", "speech"}
+    assert rows[None]["n"] == 40 and abs(rows[None]["difference"] - 0.2) < 1e-9
+    assert rows["numeric"]["n"] == 20 and abs(rows["numeric"]["difference"] - 0.4) < 1e-9
+    assert rows["fiction"]["n"] == 20 and rows["fiction"]["difference"] == 0
+    assert rows["speech"]["n"] == 30 and abs(rows["speech"]["difference"] - 0.4 / 3) < 1e-9
+    assert "| stage-6, with numeric | 20 | 0.500 | 0.900 | +0.400 |" in proc.stdout
