@@ -67,7 +67,8 @@
 #     meets its goal on test (0.99 / 0.98 / 0.97 / 0.95 / 0.93 / 0.90), and then the README's chain table becomes
 #     chain-6t's. Reported either way: chain-6t against chain-6s (batch 36's scores: 0.836 test, 0.522 OORV) and
 #     against the shipped adapter, paired, on test, OOR and validation; l5-5e4 on test at stages 1-5 (the chain's
-#     stage 5: goal 0.93 at 200 words, no earlier stage more than 0.02 below h4-steps' test scores).
+#     stage 5: goal 0.93 at 200 words, no earlier stage more than 0.02 below h4-steps' test scores). If the lease ends
+#     before chain-6t's scores (its adapter comes back first), batch 40 scores the adapter that came back, first.
 #   item 2, stage 6's first part at 5e-4: sft-stage-6-help-long-texts takes --learning_rate 5e-4 if s6a-5e4 beats
 #     batch 38's l5-5e4-s6a by 0.03 or more at 500 words on validation (paired, 256, the interval's low end above
 #     zero), is no more than 0.02 below it on OORV (paired mean), and no more than 0.02 below l5-5e4 (0.935) at 200
