@@ -99,6 +99,7 @@ def compare(
             f"no task and split scored in both folders (different splits?): {folder_a}: "
             f"{', '.join(scored[folder_a])}; {folder_b}: {', '.join(scored[folder_b])}"
         )
+    registers = problem_registers(folder_a) if by_register else {}  # read once, for every task and split
     rows = []
     for task in tasks or sorted({task for task, _ in keys}):
         task_keys = [key for key in keys if key[0] == task]
@@ -111,7 +112,6 @@ def compare(
             row = paired([scores_a[key][i] for i in ids], [scores_b[key][i] for i in ids])
             rows.append({"task": task, "split": key[1], **row})
             if by_register:
-                registers = problem_registers(folder_a)
                 for register in sorted(set().union(*(registers.get(i, set()) for i in ids))):
                     some = [i for i in ids if register in registers.get(i, set())]
                     row = paired([scores_a[key][i] for i in some], [scores_b[key][i] for i in some])

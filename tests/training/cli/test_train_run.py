@@ -136,8 +136,8 @@ FOUR_STEPS = ["--max_steps", "4", "--save_steps", "2"]
 def four_steps(tiny_model_dir, tmp_path_factory) -> Path:
     """One uninterrupted run of 4 steps (checkpoints 2 and 4) for the resume tests, which copy what they change."""
     out = tmp_path_factory.mktemp("four-steps")
-    assert run_main("training.cli.train", train_args(out, *FOUR_STEPS)[2:]) == 0  # in this process (its output: the
-    # test's report)
+    # in this process (tests/in_process.py); its output goes to the test's report
+    assert run_main("training.cli.train", train_args(out, *FOUR_STEPS)[2:]) == 0
     return out
 
 
