@@ -23,6 +23,7 @@ GRPO = REPO_ROOT / "results" / "grpo"
 
 EQ12 = "n5-eq12"  # sft-stage-5-help-long for 12 minutes (4-400 words, lr 5e-4, a clock-cut cosine) from n4-eq3
 LONG = "long-text stage 5"  # sft-stage-5-help-long-texts (25-400 words, lr 1e-4 constant): n5-lt from n4-eq3, h5-steps
+LONG5E4 = "long-text stage 5 at 5e-4"  # the same help at lr 5e-4 (batch 38's adoption): l5-5e4 from h4-steps
 
 # (adapter, batch, lineage, what it is; score folders by split, as the batch wrote them: (batch, folder) where a
 # later batch scored it)
@@ -171,6 +172,13 @@ ARMS = [
         "5 minutes of GRPO on repeated 50-word problems from chain-stage-6s (validation: 512 problems)",
         {"validation": "rgrpo-512-validation"},
     ),
+    (
+        "chain-stage-6t",
+        39,
+        LONG5E4,
+        "the chain's stage 6 from l5-5e4 (batch 38; its validation and OOR scores did not finish)",
+        {"test": "chain-stage-6t-test"},
+    ),
 ]
 SPLITS = ("validation", "test", "out_of_register")
 
@@ -190,7 +198,7 @@ def stage6_score(batch: int, folder: str | tuple[int, str]) -> float | None:
 
 def table() -> tuple[list[dict], dict[str, dict[str, list[float]]]]:
     """Each arm's scores, and per lineage the scores of each split."""
-    arms, by_lineage = [], {EQ12: {s: [] for s in SPLITS}, LONG: {s: [] for s in SPLITS}}
+    arms, by_lineage = [], {lineage: {s: [] for s in SPLITS} for lineage in (EQ12, LONG, LONG5E4)}
     for name, batch, lineage, what, folders in ARMS:
         scores = {split: stage6_score(batch, folders[split]) if split in folders else None for split in SPLITS}
         arms.append({"adapter": name, "batch": batch, "lineage": lineage, "what": what, **scores})
@@ -219,7 +227,8 @@ def render(arms: list[dict], by_lineage: dict) -> str:
         "continues one. n5-eq12 and n5-lt both continue n4-eq3 (batch 25's stage 4): between those two lineages only",
         "the stage-5 help differs (`sft-stage-5-help-12m`: 4-400 words at lr 5e-4 for 12 minutes; against",
         "`sft-stage-5-help-long-texts`: 25-400 words at a constant 1e-4, 759 steps). h5-steps is the long-text help",
-        "from the chain's stage 4 of now. Continuations of one adapter are not independent draws.",
+        "from the chain's stage 4 of now; l5-5e4 the same help at lr 5e-4 from it (batch 38's adoption). Continuations",
+        "of one adapter are not independent draws.",
         "",
         "| adapter | batch | stage 5 it descends from | what | validation | test | out of register |",
         "| --- | --- | --- | --- | --- | --- | --- |",

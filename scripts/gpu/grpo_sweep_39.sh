@@ -103,24 +103,7 @@ mkdir -p $LAB/results/scores
 L5=$LAB/carry/l5-5e4-fp32               # batch 38's stage 5 at lr 5e-4 (float32, as trained)
 H4=$LAB/carry/h4-steps                  # the chain's stage 4 (batch 34, bf16)
 S6=$CHAIN/stage-6/final                 # chain-6t, once chain_stage_6 has trained it
-# stage5_arm NAME FLAGS...: sft-stage-5-help-long-texts as committed (759 steps) from h4-steps, FLAGS over it, into
-# runs/NAME (scored and continued on the machine, not brought back)
-stage5_arm() {
-  local name=$1; shift
-  wait_for $H4/adapter_model.safetensors || return 1
-  NO_BACK=1 help_alone $name sft-stage-5-help-long-texts $H4 9 --max_steps 759 "$@"
-}
-# at_once NAME ADAPTER SPLIT[:FLAG]...: ADAPTER at stage 6 on each SPLIT, all at once on the lane's GPU (SPLIT:c keeps
-# that split's answers, --completions), once the adapter exists
-at_once() {
-  local name=$1 adapter=$2 split; shift 2
-  wait_for $adapter/adapter_model.safetensors || return 1
-  for split in "$@"; do
-    if [ "${split%:c}" != "$split" ]; then score $name $adapter ${split%:c} 6 --completions &
-    else score $name $adapter $split 6 & fi
-  done
-  wait
-}
+# (its stage5_arm and at_once moved into setup.sh in session 34, when batch 40 needed them too)
 case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or wait} in
   bg) start_parts scripts/gpu/grpo_sweep_39.sh ;;  # PARTS="a b ..." [TOGETHER=1] [CUDA_VISIBLE_DEVICES=N]
   wait) wait_parts ;;
@@ -141,8 +124,8 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
     score s6a-5e4 $LAB/runs/s6a-5e4/final out_of_register_validation 6 &
     score s6a-5e4-750 $LAB/runs/s6a-5e4/checkpoint-750 validation 6 &
     wait ;;
-  l5-5e4-s2) stage5_arm l5-5e4-s2 --seed 1 --problem_seed 1 ;;
-  l5-1e4-s2) stage5_arm l5-1e4-s2 --learning_rate 1e-4 --seed 1 --problem_seed 1 ;;
+  l5-5e4-s2) stage5_arm l5-5e4-s2 $H4 --seed 1 --problem_seed 1 ;;
+  l5-1e4-s2) stage5_arm l5-1e4-s2 $H4 --learning_rate 1e-4 --seed 1 --problem_seed 1 ;;
   l5-5e4-s2-s6a | l5-1e4-s2-s6a) first_part ${PART%-s6a} ;;
   l5-5e4-s2-s6a-score | l5-1e4-s2-s6a-score)
     at_once ${PART%-score} $LAB/runs/${PART%-score}/final validation out_of_register_validation ;;

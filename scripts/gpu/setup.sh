@@ -246,13 +246,32 @@ help_alone() {
     --output_dir $LAB/runs/$name --results_dir $LAB/results/$name > $LAB/results/$name/train.log 2>&1
   [ "${NO_BACK:-0}" = 1 ] || back $name $LAB/runs/$name/final
 }
-# first_part NAME: stage 6's first part (sft-stage-6-help-long-texts as committed, 1,500 steps) from NAME (a stage-5
-# arm, as trained) into runs/NAME-s6a, with NAME scored at stage 5 on validation beside it on the same GPU
+# stage5_arm NAME START FLAGS...: sft-stage-5-help-long-texts as committed (759 steps) from the adapter START, FLAGS
+# over it, into runs/NAME (scored and continued on the machine, not brought back)
+stage5_arm() {
+  local name=$1 start=$2; shift 2
+  wait_for $start/adapter_model.safetensors || return 1
+  NO_BACK=1 help_alone $name sft-stage-5-help-long-texts $start 9 --max_steps 759 "$@"
+}
+# first_part NAME [STAGES]: stage 6's first part (sft-stage-6-help-long-texts as committed, 1,500 steps) from NAME (a
+# stage-5 arm, as trained) into runs/NAME-s6a, with NAME scored on validation at STAGES (default 5) beside it on the
+# same GPU
 first_part() {
   local start=$LAB/runs/$1/final
   wait_for $start/adapter_model.safetensors || return 1
-  score $1 $start validation 5 &
+  score $1 $start validation ${2:-5} &
   NO_BACK=1 help_alone $1-s6a sft-stage-6-help-long-texts $start 14 --max_steps 1500
+  wait
+}
+# at_once NAME ADAPTER SPLIT[:c]...: ADAPTER at stage 6 on each SPLIT, all at once on the lane's GPU (SPLIT:c keeps
+# that split's answers, --completions), once the adapter exists
+at_once() {
+  local name=$1 adapter=$2 split; shift 2
+  wait_for $adapter/adapter_model.safetensors || return 1
+  for split in "$@"; do
+    if [ "${split%:c}" != "$split" ]; then score $name $adapter ${split%:c} 6 --completions &
+    else score $name $adapter $split 6 & fi
+  done
   wait
 }
 # chain_stage_6 PART START: `make curriculum UNTIL=stage-6` into $CHAIN from START (stage 5, float32 as trained) as

@@ -16,7 +16,7 @@ def test_the_table_groups_by_lineage_and_writes_each_arm(tmp_path):
     text = out.read_text()
     assert all(f"| {name} | {batch} |" in text for name, batch, *_ in lineage.ARMS)
     arms, by_lineage = lineage.table()
-    assert set(by_lineage) == {lineage.EQ12, lineage.LONG}
+    assert set(by_lineage) == {lineage.EQ12, lineage.LONG, lineage.LONG5E4}
     assert len(by_lineage[lineage.LONG]["validation"]) == sum(
         1 for a in arms if a["lineage"] == lineage.LONG and a["validation"] is not None
     )
