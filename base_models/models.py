@@ -214,6 +214,18 @@ def hub_cache_only(repo_id: str) -> bool:
     )
 
 
+def check_model_available(name_or_path: str) -> None:
+    """Raise ModelUnavailable now, in the process that asks, where :func:`load_model` would fail to find the model: a
+    folder that is no model, a name that is no Hub id, or a Hub model out of reach and not in the local Hub cache. A
+    run whose first part trains in a child process (a format start, a supervised help) says so before it starts one.
+    The embedded and test presets pass: they are built where they are first loaded."""
+    if name_or_path in (EMBEDDED_MODEL, TINY_RANDOM_MODEL):
+        return
+    source = resolve_model(name_or_path)
+    if not Path(source).exists():
+        hub_cache_only(source)
+
+
 def _cache_only(source: str) -> bool:
     """``local_files_only`` for ``from_pretrained`` of a resolved model argument (a folder never needs the Hub)."""
     return False if Path(source).exists() else hub_cache_only(source)

@@ -45,6 +45,8 @@
 # PART=s6a              sft-stage-6-help-long-texts as committed (1,500 steps) from l5-5e4-fp32 into runs/s6a, back in
 #                       bf16; beside it on the same GPU, l5-5e4-fp32 on validation at stages 1-4 (stage 5: batch 38).
 # PART=s6a-score        s6a on validation at stages 1-6 and on OORV, at once.
+# PART=s6a-test-score   s6a on test at stages 1-6 and on OOR (answers kept), at once: reported only (validation
+#                       chooses), and read for shipping if the rules below adopt s6a alone.
 # PART=c6t-score        chain-stage-6t (carried) on validation at stages 1-6.
 # PART=c6t-oor-score    chain-stage-6t at stage 6 on OOR (answers kept).
 # PART=idk              sft-stage-6-help-identifiers as committed (613 steps, constant 1e-4) from s6a, back in bf16.
@@ -66,23 +68,24 @@
 #     the forgetting chain-6t showed on test. Reported either way: the three endpoints against chain-6t on
 #     validation, and chain-6t on validation and OOR against chain-6s (batch 36: 0.857, 0.562 at 500 words).
 #   item 2, shipping: if the rule above adopts s6a alone and s6a meets every stage's goal on validation (0.99 / 0.98
-#     / 0.97 / 0.95 / 0.93 / 0.90), batch 41 scores its bf16 copy (back from this batch) on test, and it replaces
-#     the shipped adapter if it meets every goal there; the chain table then becomes the chain's run of it.
+#     / 0.97 / 0.95 / 0.93 / 0.90), its test scores (s6a-test-score) are read: it replaces the shipped adapter (its
+#     bf16 copy, back from this batch) if it meets every goal on test; the chain table then becomes its chain's.
 #   item 2, stage 5 annealed: sft-stage-5-help-long-texts takes lr_scheduler_type cosine if l5-cos-s2 scores 0.92 or
 #     more at 200 words on validation (draw 2: 0.765 for the constant 5e-4, 0.928 for 1e-4), its stages 1-4 on
 #     validation are no more than 0.02 below h4-steps' (batch 34: 1.000 / 0.980 / 0.974 / 0.968), and its first part
 #     is no more than 0.02 below l5-5e4-s2-s6a's 0.847 at 500 words on validation. Batch 41 then repeats it on draw 1
 #     (seed 0) against l5-5e4 (0.935 at 200 words; 0.904 after the first part). Reported either way, with OORV.
 # Plans (setup.sh's start_lanes; export BACK_RAW=0 first):
-#   4 GPUs: "s6a s6a-score"
+#   4 GPUs: "s6a s6a-score s6a-test-score"
 #           "c6t-score idk idk-score"
 #           "c6t-oor-score idc idc-score"
 #           "l5-cos-s2 l5-cos-s2-s6a l5-cos-s2-s6a-score"
-#           (~18, ~26, ~26, ~22 minutes; idk and idc wait for s6a's first part)
-#   2 GPUs: "s6a s6a-score" "c6t-score idk idk-score" (the identifier rule between s6a alone and idk only)
+#           (~22, ~26, ~26, ~22 minutes; idk and idc wait for s6a's first part)
+#   2 GPUs: "s6a s6a-score s6a-test-score" "c6t-score idk idk-score" (the identifier rule between s6a alone and idk)
 # The .gpu/3 call's command (4 GPUs):
-#   source scripts/gpu/setup.sh; ready && export BACK_RAW=0 && start_lanes scripts/gpu/grpo_sweep_40.sh "s6a s6a-score"
-#   "c6t-score idk idk-score" "c6t-oor-score idc idc-score" "l5-cos-s2 l5-cos-s2-s6a l5-cos-s2-s6a-score"; sleep 20;
+#   source scripts/gpu/setup.sh; ready && export BACK_RAW=0 && start_lanes scripts/gpu/grpo_sweep_40.sh
+#   "s6a s6a-score s6a-test-score" "c6t-score idk idk-score" "c6t-oor-score idc idc-score"
+#   "l5-cos-s2 l5-cos-s2-s6a l5-cos-s2-s6a-score"; sleep 20;
 #   WAIT=10 PART=wait bash scripts/gpu/grpo_sweep_40.sh
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 40 /work/.device/N ... (each call's folder,
 # oldest first) --note "...", then the paired comparisons of the rules (scripts/paired_scores.py), and ablation.py.
@@ -104,6 +107,10 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   s6a-score) wait_for $S6A/adapter_model.safetensors || exit 1
     score s6a $S6A validation 1-6 &
     score s6a $S6A out_of_register_validation 6 &
+    wait ;;
+  s6a-test-score) wait_for $S6A/adapter_model.safetensors || exit 1
+    score s6a $S6A test 1-6 --completions &
+    score s6a $S6A out_of_register 6 --completions &
     wait ;;
   c6t-score) wait_for $C6T/adapter_model.safetensors && score chain-stage-6t $C6T validation 1-6 ;;
   c6t-oor-score) at_once chain-stage-6t $C6T out_of_register:c ;;

@@ -60,7 +60,8 @@ def _closed_port() -> str:
 
 
 def test_hub_id_out_of_reach_fails_at_once_without_retries(tmp_path):
-    """Online mode with the Hub out of reach: one probe, then the message (huggingface_hub alone retried ~1 min)."""
+    """Online mode with the Hub out of reach: one probe, then the message (huggingface_hub alone retried ~1 min), from
+    the run's own process before its format start would start a child process to load the model."""
     proc = subprocess.run(
         [
             sys.executable,
@@ -85,6 +86,7 @@ def test_hub_id_out_of_reach_fails_at_once_without_retries(tmp_path):
     assert "Traceback" not in proc.stderr and "Retrying" not in proc.stderr, proc.stderr[-2000:]
     assert "error: cannot reach http://127.0.0.1:" in proc.stderr
     assert "'nobody/no-such-model', and the local Hub cache does not hold it" in proc.stderr
+    assert "format start" not in proc.stderr, proc.stderr[-2000:]  # found before a child process starts one
 
 
 def test_hub_id_out_of_reach_loads_from_the_local_hub_cache(tiny_model_dir, tmp_path):

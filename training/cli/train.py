@@ -20,7 +20,7 @@ import time
 from dataclasses import fields
 from pathlib import Path
 
-from base_models.models import ModelUnavailable
+from base_models.models import ModelUnavailable, check_model_available
 from dataset_builders.fetch import FetchError
 from dataset_builders.interleave_curriculum.continuation import SLIP_LEAD_WORDS
 from dataset_builders.prompts import chat_prompt_ids
@@ -345,6 +345,7 @@ def train(run_args: RunArguments, grpo_args, model_args) -> int:
     helped = names_recipe(run_args.supervised_help) and checkpoint is None
     if helped:
         help_parts(run_args.supervised_help)  # every part's recipe found and bounded before anything trains
+    check_model_available(model_args.model_name_or_path)  # here, not in a format start's or help's child process
     format_start = None
     if adapter is None and checkpoint is None and names_recipe(run_args.format_start) and not run_args.init_adapter:
         adapter, format_start = run_format_start(
