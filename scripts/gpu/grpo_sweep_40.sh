@@ -52,6 +52,7 @@
 # PART=idk              sft-stage-6-help-identifiers as committed (613 steps, constant 1e-4) from s6a, back in bf16.
 # PART=idc              the same with --lr_scheduler_type cosine (annealed to zero over its 613 steps), back in bf16.
 # PART=X-score          (X idk or idc) X at stage 6 on validation and OORV, at once.
+# PART=s6a-idk-score    (the 1-GPU plan) s6a and idk at stage 6 on validation and OORV, the four at once.
 # PART=l5-cos-s2        sft-stage-5-help-long-texts as committed (5e-4, 759 steps) with --lr_scheduler_type cosine from
 #                       h4-steps, --seed 1 --problem_seed 1.
 # PART=l5-cos-s2-s6a    stage 6's first part from l5-cos-s2 as trained, l5-cos-s2 on validation at stages 1-5 beside it.
@@ -82,6 +83,7 @@
 #           "l5-cos-s2 l5-cos-s2-s6a l5-cos-s2-s6a-score"
 #           (~22, ~26, ~26, ~22 minutes; idk and idc wait for s6a's first part)
 #   2 GPUs: "s6a s6a-score s6a-test-score" "c6t-score idk idk-score" (the identifier rule between s6a alone and idk)
+#   1 GPU:  "s6a idk s6a-idk-score" (~26 minutes: the same rule at 500 words only; s6a's stages 1-5 in batch 41)
 # The .gpu/3 call's command (4 GPUs):
 #   source scripts/gpu/setup.sh; ready && export BACK_RAW=0 && start_lanes scripts/gpu/grpo_sweep_40.sh
 #   "s6a s6a-score s6a-test-score" "c6t-score idk idk-score" "c6t-oor-score idc idc-score"
@@ -117,6 +119,10 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   idk) wait_for $S6A/adapter_model.safetensors && help_alone idk sft-stage-6-help-identifiers $S6A 10 --max_steps 613 ;;
   idc) wait_for $S6A/adapter_model.safetensors &&
     help_alone idc sft-stage-6-help-identifiers $S6A 10 --max_steps 613 --lr_scheduler_type cosine ;;
+  s6a-idk-score) wait_for $LAB/runs/idk/final/adapter_model.safetensors || exit 1
+    at_once s6a $S6A validation out_of_register_validation &
+    at_once idk $LAB/runs/idk/final validation out_of_register_validation &
+    wait ;;
   idk-score | idc-score) at_once ${PART%-score} $LAB/runs/${PART%-score}/final validation out_of_register_validation ;;
   l5-cos-s2) stage5_arm l5-cos-s2 $H4 --lr_scheduler_type cosine --seed 1 --problem_seed 1 ;;
   l5-cos-s2-s6a) first_part l5-cos-s2 1-5 ;;
