@@ -219,11 +219,8 @@ def check_model_available(name_or_path: str) -> None:
     folder that is no model, a name that is no Hub id, or a Hub model out of reach and not in the local Hub cache. A
     run whose first part trains in a child process (a format start, a supervised help) says so before it starts one.
     The embedded and test presets pass: they are built where they are first loaded."""
-    if name_or_path in (EMBEDDED_MODEL, TINY_RANDOM_MODEL):
-        return
-    source = resolve_model(name_or_path)
-    if not Path(source).exists():
-        hub_cache_only(source)
+    if name_or_path not in (EMBEDDED_MODEL, TINY_RANDOM_MODEL):
+        _cache_only(resolve_model(name_or_path))  # raises where the load would fail; its answer is the load's
 
 
 def _cache_only(source: str) -> bool:
