@@ -116,9 +116,7 @@
 # .venv/bin/python scripts/gpu/collect_batch.py 31 /work/.device/N ... (each call's folder, oldest first) --note "..."
 # (results/grpo/batch-31/, batch-31.json, adapters/batch-31/; it rebuilds batch 30's record file for file).
 source scripts/gpu/setup.sh
-keep_carried_starts  # the starts this call carried, kept
-ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
-mkdir -p $LAB/results/scores
+sweep_ready  # the carried starts kept, the set-up checked
 START5=$LAB/carry/n5-lt       # stage 5 by stage-5.yaml of now (batch 30)
 AGAIN=$LAB/carry/idf-again    # batch 30's idf-again
 CHECKPOINT=$LAB/runs/s6-lt-a/checkpoint-1100

@@ -94,9 +94,7 @@
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 32 /work/.device/N ... (each call's folder,
 # oldest first) --note "...", then the paired comparisons of the rules (scripts/paired_scores.py), and ablation.py.
 source scripts/gpu/setup.sh
-keep_carried_starts  # the starts this call carried, kept
-ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
-mkdir -p $LAB/results/scores
+sweep_ready  # the carried starts kept, the set-up checked
 FIRST=$LAB/carry/s6-lt-a   # batch 31's first part of stage 6 (from n5-lt)
 S6=$LAB/carry/s6-lt        # batch 31's s6-lt: stage 6 of the chain
 IDF="sft-stage-6-help-identifiers"

@@ -97,9 +97,7 @@
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 34 /work/.device/N ... (each call's folder,
 # oldest first) --note "...", then the paired comparisons of the rules (scripts/paired_scores.py), and ablation.py.
 source scripts/gpu/setup.sh
-keep_carried_starts  # the starts this call carried, kept
-ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
-mkdir -p $LAB/results/scores
+sweep_ready  # the carried starts kept, the set-up checked
 C2=$LAB/carry/chain-stage-2-fp32  # batch 32's chain stage 2 (float32, as trained)
 C4=$LAB/carry/chain-stage-4       # batch 33's chain stage 4 (bf16)
 C5=$LAB/carry/chain-stage-5-fp32  # batch 33's chain stage 5 (float32, as trained)

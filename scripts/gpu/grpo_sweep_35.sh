@@ -76,9 +76,7 @@
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 35 /work/.device/N ... (each call's folder,
 # oldest first) --note "...", then the paired comparisons of the rules (scripts/paired_scores.py), and ablation.py.
 source scripts/gpu/setup.sh
-keep_carried_starts  # the starts this call carried, kept
-ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
-mkdir -p $LAB/results/scores
+sweep_ready  # the carried starts kept, the set-up checked
 H4=$LAB/carry/h4-steps           # batch 34's stage 4 by sft-stage-4-help-steps (bf16)
 H5=$LAB/carry/h5-steps-fp32      # batch 34's stage 5 from it (float32, as trained)
 CHAIN_SLIPS=results/grpo/slip-probe/batch-32-chain-stage-1-test.json  # the chain's stage-1 first slips on test

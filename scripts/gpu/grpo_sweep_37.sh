@@ -107,9 +107,7 @@
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 37 /work/.device/N ... (each call's folder,
 # oldest first) --note "...", then the paired comparisons of the rules (scripts/paired_scores.py), and ablation.py.
 source scripts/gpu/setup.sh
-keep_carried_starts  # the starts this call carried, kept
-ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
-mkdir -p $LAB/results/scores
+sweep_ready  # the carried starts kept, the set-up checked
 C6S=$LAB/carry/chain-stage-6s            # batch 35's chain stage 6 (bf16, as it would ship)
 C6S_FP32=$LAB/carry/chain-stage-6s-fp32  # the same, float32 as trained: the tails and rgrpo start from it
 CTL_TAIL=$LAB/carry/ctl-tail             # batch 36's constant tail at seed 2 (bf16)

@@ -101,9 +101,7 @@
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 38 /work/.device/N ... (each call's folder,
 # oldest first) --note "...", then the paired comparisons of the rules (scripts/paired_scores.py), and ablation.py.
 source scripts/gpu/setup.sh
-keep_carried_starts  # the starts this call carried, kept
-ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
-mkdir -p $LAB/results/scores
+sweep_ready  # the carried starts kept, the set-up checked
 H4=$LAB/carry/h4-steps                  # the chain's stage 4 (batch 34, bf16)
 S6A_EQ12=$LAB/carry/s6a-eq12-fp32       # stage 6's first part from n5-eq12 (batch 37, float32 as trained)
 C6S_FP32=$LAB/carry/chain-stage-6s-fp32  # the chain's stage 6 of batch 35, float32 as trained

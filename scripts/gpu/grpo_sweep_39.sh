@@ -97,9 +97,7 @@
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 39 /work/.device/N ... (each call's folder,
 # oldest first) --note "...", then the paired comparisons of the rules (scripts/paired_scores.py), and ablation.py.
 source scripts/gpu/setup.sh
-keep_carried_starts  # the starts this call carried, kept
-ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
-mkdir -p $LAB/results/scores
+sweep_ready  # the carried starts kept, the set-up checked
 L5=$LAB/carry/l5-5e4-fp32               # batch 38's stage 5 at lr 5e-4 (float32, as trained)
 H4=$LAB/carry/h4-steps                  # the chain's stage 4 (batch 34, bf16)
 S6=$CHAIN/stage-6/final                 # chain-6t, once chain_stage_6 has trained it

@@ -56,6 +56,13 @@ keep_carried_starts() {
     [ -f "$start/adapter_model.safetensors" ] && cp -r "$start" $LAB/carry/
   done; }
 }
+# sweep_ready: a sweep's first step after sourcing this file: the starts this call carried kept, the set-up checked
+# (a sweep run before its bundles stops here, saying what to carry), the scores' folder made
+sweep_ready() {
+  keep_carried_starts
+  ready || { echo "set-up incomplete: carry each bundle of scripts/gpu/pack.sh (.gpu/1, .gpu/2, ...) first"; exit 2; }
+  mkdir -p $LAB/results/scores
+}
 # wait_for FILE: in a sweep's part, wait until another part has written FILE (at once in a dry run); after 20
 # minutes give up and say so, so that a part that failed does not hold the parts after it in its lane
 wait_for() {
