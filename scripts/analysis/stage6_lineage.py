@@ -176,8 +176,26 @@ ARMS = [
         "chain-stage-6t",
         39,
         LONG5E4,
-        "the chain's stage 6 from l5-5e4 (batch 38; its validation and OOR scores did not finish)",
-        {"test": "chain-stage-6t-test"},
+        "the chain's stage 6 from l5-5e4 (batch 38; validation and OOR scored in batch 40, from its bf16 copy)",
+        {
+            "validation": (40, "chain-stage-6t-validation"),
+            "test": "chain-stage-6t-test",
+            "out_of_register": (40, "chain-stage-6t-out_of_register"),
+        },
+    ),
+    (
+        "idk",
+        40,
+        LONG5E4,
+        "the identifier part as committed from s6a (the long-text part from l5-5e4, run alone)",
+        {"validation": "idk-validation"},
+    ),
+    (
+        "idc",
+        40,
+        LONG5E4,
+        "the same annealed to zero (--lr_scheduler_type cosine) from s6a",
+        {"validation": "idc-validation"},
     ),
 ]
 SPLITS = ("validation", "test", "out_of_register")
