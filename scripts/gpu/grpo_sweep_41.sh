@@ -17,9 +17,10 @@
 #   item 2, the chain's minutes: the chain is 61-64 H100-minutes by its recipes, over the issue's 60; stage 6's first
 #           part is 1,500 steps (13.1 H100-minutes). s6a-r repeats it from l5-5e4 (a third draw of the first part),
 #           saving a checkpoint every 200 steps; at a constant rate the step-1,000 and step-1,200 checkpoints are what
-#           a first part of 1,000 or 1,200 steps would end at (the recipe draws the same rows in the same order
-#           whatever max_steps is, sft-stage-6-help-identifiers.yaml). From each, the identifier part annealed
-#           (c1000-idc, c1200-idc): a first part 4.4 or 2.6 H100-minutes shorter. Batch 28 read a step-742 checkpoint
+#           a first part of 1,000 or 1,200 steps ends at if its recipe pins problems: 24000 (its draw of now, 1,500 x
+#           16): the length-grouped sampler's order depends on how many rows there are, not on max_steps, as
+#           sft-stage-6-help-identifiers.yaml pins its own. From each, the identifier part annealed (c1000-idc,
+#           c1200-idc): a first part 4.4 or 2.6 H100-minutes shorter. Batch 28 read a step-742 checkpoint
 #           of the same part at -0.046 against its 1,500 steps, before the identifier part existed.
 #   Not here: the numeric register weighted in stage 6's first part, rgrpo-w, item 1's i1-rep, the stage-5 anneal on
 #   draw 1 (its rule failed).
@@ -68,7 +69,7 @@
 #     the chain's by the recipes that would then stand, trained stage by stage (h4-steps, l5-5e4, s6a, idc), as the
 #     shipped adapter's was.
 #   item 2, a shorter first part (only if the anneal is adopted; reported either way): stage 6's first part
-#     (sft-stage-6-help-long-texts) takes max_steps 1000 (or 1200) if cN-idc scores 0.90 or more at 500 words on
+#     (sft-stage-6-help-long-texts) takes max_steps 1000 (or 1200) and problems 24000 if cN-idc scores 0.90 or more at 500 words on
 #     validation, no more than 0.02 below batch 40's idc there (paired) and on OORV, and no more than 0.02 below it at
 #     200 words (0.971 is s6a's; idc's comes from idc40-score). If both qualify, 1,000. The chain's H100-minutes are
 #     then re-estimated from the parts' measured paces and written into curriculum.yaml's comment.
