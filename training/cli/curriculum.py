@@ -10,19 +10,25 @@ starts as its recipe says: a fresh adapter, or stage 1's format start) and the s
 continues where it stopped; a GRPO step with checkpoints but no final adapter resumes from them. ``--until RUN``
 stops after step RUN, without the eval: a machine held for less than the whole chain trains the steps it has time
 for, and the chain runs again elsewhere with their ``runs/<run>/final`` carried over (``make curriculum
-UNTIL=stage-2``, then ``make curriculum`` there).
+UNTIL=stage-2``, then ``make curriculum`` there). When its steps are done (before the eval), it prints how long each
+step took, its process start to end and the training its ``results/summary.json`` records (a carried step's too),
+and the total, and writes the same to ``<runs_dir>/<chain name>-time.json`` (``runs/curriculum-time.json``): issue
+17's bar for the whole chain is 60 minutes on one H100 (``training.core.chain_time``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shlex
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from training.core.arguments import RecipeError
+from training.core.chain_time import add_process_time, chain_time, render
 from training.core.chains import CHAINS_DIR, Chain, flags, read_chain
 
 EVALUATE = "training.cli.evaluate"
@@ -131,21 +137,44 @@ def main(argv: list[str] | None = None) -> int:
     except RecipeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    timed = False
     for run, command, note in planned:
+        if run == "eval" and not args.dry_run:
+            timed = report_time(chain, Path(args.runs_dir), args.chain, args.until)
         print(f"[{args.chain}] {note}", flush=True)
         if command is None:
             continue
         print("  " + shlex.join(command), flush=True)
         if args.dry_run:
             continue
+        started = time.monotonic()
         code = subprocess.run(command).returncode
+        if run != "eval":  # the step's process time, every attempt's, beside its output (chain_time reads it)
+            add_process_time(Path(args.runs_dir) / run, time.monotonic() - started)
         if code != 0:
             print(
                 f"error: step {run} exited with {code}; fix it and run the chain again (finished steps are skipped)",
                 file=sys.stderr,
             )
             return code
+    if not (timed or args.dry_run):
+        report_time(chain, Path(args.runs_dir), args.chain, args.until)
     return 0
+
+
+def report_time(chain: Chain, runs_dir: Path, chain_file: str, until: str | None) -> bool:
+    """Print how long each trained step took (``training.core.chain_time``) and write it to
+    ``<runs_dir>/<chain name>-time.json``; True once done."""
+    runs = [step.run for step in chain.steps]
+    steps = chain.steps[: runs.index(until) + 1] if until is not None else chain.steps
+    record = chain_time([(step.run, runs_dir / step.run) for step in steps])
+    for line in render(record):
+        print(f"[{chain_file}] {line}", flush=True)
+    out = runs_dir / f"{Path(chain_file).stem}-time.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(record, indent=2) + "\n")
+    print(f"[{chain_file}] wrote {out}", flush=True)
+    return True
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """make curriculum / make arithmetic-control: one chain file, run step by step, each from the previous final adapter."""
 
+import json
 import subprocess
 
 import pytest
@@ -173,8 +174,19 @@ def test_make_curriculum_runs_a_chain_and_stops_at_a_failing_step(tiny_model_dir
     first = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=900)
     assert first.returncode == 0, first.stderr[-3000:]
     assert (runs / "grpo" / "final" / "adapter_config.json").is_file() and (tmp_path / "eval" / "eval.json").is_file()
+    # the chain's training time, step by step from each step's summary, printed before the eval and written down
+    timed = json.loads((runs / "chain-time.json").read_text())
+    assert [step["run"] for step in timed["steps"]] == ["sft", "grpo"] and timed["devices"] == ["cpu"]
+    assert list(timed["steps"][0]["parts"]) == ["supervised"] and list(timed["steps"][1]["parts"]) == ["GRPO"]
+    for step in timed["steps"]:  # a step's process outlasts the training its summary records (loading, saving)
+        assert step["process_seconds"] > step["seconds"] > 0
+    assert timed["total_seconds"] == sum(step["process_seconds"] for step in timed["steps"])
+    assert timed["summary_only"] == timed["not_recorded"] == []
+    assert first.stdout.index("time by step") < first.stdout.index("eval of")
+    assert f"wrote {runs}/chain-time.json" in first.stdout
     again = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=900)
     assert again.returncode == 0 and again.stdout.count("skip ") == 2 and "eval of" in again.stdout
+    assert json.loads((runs / "chain-time.json").read_text()) == timed  # skipped steps: their records as they stand
 
     chain.write_text("steps: [{run: bad, entry_point: grpo, recipe: stage-1, overrides: {max_steps: -5}}]\n")
     failed = run_cli(

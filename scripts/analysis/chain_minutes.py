@@ -1,0 +1,152 @@
+"""The chain's training minutes by the recipes of now, stage by stage, from committed run records: for each stage of
+``training/recipes/chains/curriculum.yaml``, the latest run of its recipe as it stands (written below, ``STAGES``),
+counted by ``training.core.chain_time.step_seconds`` (what ``make curriculum`` prints at its end), then the total.
+Issue 17's bar is 60 minutes on one H100 for the whole chain, its format start included; the runs below trained on
+H200s, so the H100 figure is an estimate, scaled by the one recipe measured on both (``RATIO_RUNS``).
+
+    .venv/bin/python scripts/analysis/chain_minutes.py       # writes results/grpo/chain-minutes.md
+
+No GPU; under a second. A stage whose recipe changes needs its row changed here, to a run of the new recipe.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO_ROOT))
+
+from training.core.chain_time import step_seconds  # noqa: E402
+
+GRPO = REPO_ROOT / "results" / "grpo"
+
+# (stage, the record's folder under results/grpo/, what it is): the latest run of each stage's recipe as it stands
+STAGES = [
+    ("stage-1", "batch-32/chain-stage-1", "`make curriculum UNTIL=stage-2`: the format start, then 310 GRPO steps"),
+    ("stage-2", "batch-32/chain-stage-2", "the same chain: `sft-stage-2-help-7m` (7 minutes), then 84 GRPO steps"),
+    ("stage-3", "batch-34/h3-steps", "`sft-stage-3-help-steps` (1,356 steps) alone, as stage-3.yaml runs it"),
+    ("stage-4", "batch-34/h4-steps", "`sft-stage-4-help-steps` (1,274 steps) alone, as stage-4.yaml runs it"),
+    ("stage-5", "batch-38/l5-5e4", "`sft-stage-5-help-long-texts` (759 steps at 5e-4) alone, as stage-5.yaml runs it"),
+    ("stage-6", "batch-39/chain-stage-6t", "`make curriculum UNTIL=stage-6`: its two helps (1,500 + 613 steps)"),
+]
+# the H100/H200 ratio: stage 6's first part (sft-stage-6-help-long-texts, 1,500 steps at 1e-4) on each card
+RATIO_RUNS = {
+    "NVIDIA H100": ["batch-28/n6-long"],
+    "NVIDIA H200": [
+        "batch-34/chain-stage-6-help",
+        "batch-38/l5-5e4-s6a",
+        "batch-38/l5-1e4-s6a",
+        "batch-39/chain-stage-6t-help",
+        "batch-40/s6a",
+    ],
+}
+BAR_MINUTES = 60
+# the chain runner's clock against its steps' summaries: batches 32-34 ran the chain in three pieces, and their logs'
+# minutes (batch-34/README.md, "The chain's minutes ... from the chain logs") against the same steps' summaries
+RUNNER_CLOCK = [
+    ("stages 1-2", 19.1, ["batch-32/chain-stage-1", "batch-32/chain-stage-2"]),
+    ("stages 3-5", 22.2, ["batch-33/chain-stage-3", "batch-33/chain-stage-4", "batch-33/chain-stage-5"]),
+    ("stage 6", 22.5, ["batch-34/chain-stage-6"]),
+]
+
+
+def summary(folder: str) -> dict:
+    return json.loads((GRPO / folder / "summary.json").read_text())
+
+
+def rows() -> list[dict]:
+    """Each stage's record: its parts in minutes, its total and its card."""
+    out = []
+    for stage, folder, what in STAGES:
+        record = summary(folder)
+        parts = step_seconds(record)
+        if parts is None:
+            raise SystemExit(f"{folder}/summary.json records no time")
+        out.append(
+            {
+                "stage": stage,
+                "folder": folder,
+                "what": what,
+                "parts": {name: seconds / 60 for name, seconds in parts.items()},
+                "minutes": sum(parts.values()) / 60,
+                "device": record.get("device"),
+            }
+        )
+    return out
+
+
+def ratio() -> tuple[float, dict[str, float]]:
+    """(H100 seconds / H200 seconds for the same recipe, the mean seconds on each card)."""
+    means = {card: statistics.mean(summary(f)["wall_seconds"] for f in folders) for card, folders in RATIO_RUNS.items()}
+    for card, folders in RATIO_RUNS.items():
+        for folder in folders:
+            assert card in summary(folder)["device"], (folder, card)  # the card the run says it trained on
+    return means["NVIDIA H100"] / means["NVIDIA H200"], means
+
+
+def runner_overhead() -> list[tuple[str, float, float]]:
+    """(piece, the runner's minutes, its steps' summary minutes) for each piece of batches 32-34's chain."""
+    return [
+        (piece, clock, sum(sum(step_seconds(summary(f)).values()) for f in folders) / 60)
+        for piece, clock, folders in RUNNER_CLOCK
+    ]
+
+
+def render(stages: list[dict], scale: float, means: dict[str, float]) -> str:
+    total = sum(s["minutes"] for s in stages)
+    pieces = runner_overhead()
+    over = sum(clock - counted for _, clock, counted in pieces)
+    lines = [
+        "# The chain's training minutes by the recipes of now (issue 17: 60 minutes on one H100)",
+        "",
+        "Written by `scripts/analysis/chain_minutes.py` from the committed `summary.json` of the latest run of each "
+        "stage's recipe as it stands, counted as `make curriculum` counts them (`training/core/chain_time.py`: a "
+        "stage's format start, supervised help and GRPO steps, wall clock; model loading before GRPO not counted). "
+        "The stages ran in different batches, each from the stage before it as then chosen, never as one chain.",
+        "",
+        "| stage | run | what | parts (minutes) | minutes | card |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for s in stages:
+        parts = ", ".join(f"{name} {minutes:.1f}" for name, minutes in s["parts"].items())
+        lines.append(f"| {s['stage']} | `{s['folder']}` | {s['what']} | {parts} | {s['minutes']:.1f} | {s['device']} |")
+    lines += [
+        f"| **total** | | | | **{total:.1f}** | |",
+        "",
+        f"- **On H200s, training only: {total:.1f} minutes.** On one H100 (estimate): **{total * scale:.1f}**, "
+        f"scaled by {scale:.3f}: stage 6's first part (1,500 steps) took {means['NVIDIA H100']:.0f} s on an H100 "
+        f"(`{'`, `'.join(RATIO_RUNS['NVIDIA H100'])}`) and {means['NVIDIA H200']:.0f} s on average on H200s "
+        f"({len(RATIO_RUNS['NVIDIA H200'])} runs). One recipe's ratio stands for every stage's: GRPO's generation "
+        "and the shorter texts of stages 1-4 may scale otherwise.",
+        "- **Not counted above**: each step's building and tokenizing of its problems, loading the model and saving, "
+        "which the summaries leave out and the chain's clock does not. The runner's logs of batches 32-34 (the chain "
+        "in three pieces, on H200s shared by four lanes; `batch-34/README.md`) against their steps' summaries: "
+        + "; ".join(f"{piece} {clock:.1f} against {counted:.1f}" for piece, clock, counted in pieces)
+        + f" minutes, **{over:.1f} minutes more** in all (each help's process: `supervised help done in 469 s` in "
+        "`batch-33/chain-35/chain.log.gz`, 424 s in its summary).",
+        f"- **So the chain by the recipes of now: ~{total + over:.0f} minutes on H200s, ~{total * scale + over:.0f} "
+        f"on one H100** (the training scaled, the rest not), over the bar of {BAR_MINUTES}. `make curriculum` now "
+        "records each step's process time (`runs/<step>/chain-step.json`) and prints both figures when its steps are "
+        "done (`runs/curriculum-time.json`), so a chain run as one reads its own.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=GRPO / "chain-minutes.md", help="where the table goes")
+    args = parser.parse_args(argv)
+    stages = rows()
+    scale, means = ratio()
+    args.out.write_text(render(stages, scale, means))
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""scripts/analysis/chain_minutes.py: the chain's minutes by the recipes of now, from committed run records. Each
+record must be a run of its stage's recipe as it stands, so that a recipe changed without its row fails here."""
+
+from pathlib import Path
+
+from scripts.analysis import chain_minutes
+from training.core.arguments import RECIPES_DIR, read_recipe
+from training.core.chains import CHAINS_DIR, read_chain
+
+
+def _helps(value) -> list[str]:
+    return [name.strip() for name in str(value).split(",")] if value not in (None, "", "none") else []
+
+
+def test_each_stage_of_the_chain_has_a_run_of_its_recipe_as_it_stands():
+    assert [stage for stage, *_ in chain_minutes.STAGES] == [
+        s.run for s in read_chain(CHAINS_DIR / "curriculum.yaml").steps
+    ]
+    for stage, folder, _ in chain_minutes.STAGES:
+        recipe = read_recipe(RECIPES_DIR / f"{stage}.yaml")
+        record, helps = chain_minutes.summary(folder), _helps(recipe.get("supervised_help"))
+        if "grpo" in record or record.get("max_steps") == 0:  # a stage's own run: its GRPO steps, help and start
+            assert record["max_steps"] == recipe.get("max_steps"), folder
+            helped = record.get("supervised_help") or {}
+            parts = helped.get("parts") or ([helped] if helped else [])
+            assert [Path(p["recipe"]).stem for p in parts] == helps, folder
+            for part in parts:  # a help bounded by its steps ran them all
+                bound = read_recipe(Path(RECIPES_DIR / f"{Path(part['recipe']).stem}.yaml")).get("max_steps")
+                assert "7m" in part["recipe"] or part["steps"] == bound, (folder, part["recipe"])
+            start = (record.get("format_start") or {}).get("recipe")
+            assert (Path(start).stem if start else None) == recipe.get("format_start"), folder
+        else:  # the stage's one help run alone (max_steps: 0 stages): its steps and rate are the help recipe's
+            assert recipe["max_steps"] == 0 and len(helps) == 1, folder
+            help_recipe = read_recipe(RECIPES_DIR / f"{helps[0]}.yaml")
+            assert record["global_step"] == record["max_steps"] == help_recipe["max_steps"], folder
+            assert record["sft"]["learning_rate"] == float(help_recipe["learning_rate"]), folder
+
+
+def test_the_table_totals_its_stages(tmp_path):
+    out = tmp_path / "minutes.md"
+    assert chain_minutes.main(["--out", str(out)]) == 0
+    rows = chain_minutes.rows()
+    total = sum(r["minutes"] for r in rows)
+    assert f"**{total:.1f}**" in out.read_text() and 40 < total < 90
+    scale, means = chain_minutes.ratio()
+    assert 1.0 < scale < 1.3 and set(means) == {"NVIDIA H100", "NVIDIA H200"}
+
+
+def test_the_runners_clock_is_read_against_the_same_steps_summaries():
+    pieces = chain_minutes.runner_overhead()
+    assert [piece for piece, *_ in pieces] == ["stages 1-2", "stages 3-5", "stage 6"]
+    for _, clock, counted in pieces:  # the clock counts what the summaries leave out: it is the larger
+        assert clock > counted > 0
