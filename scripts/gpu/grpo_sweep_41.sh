@@ -14,14 +14,17 @@
 #           problems stay the recipe's, problem seed 1). With batch 40's seed 0, three draws of each, paired by seed.
 #           Batch 40's idc (carried, bf16) is scored on validation at stages 1-5 (its forgetting, which batch 40 did
 #           not score) and on test at stages 1-6 and OOR (read for shipping only if the rules adopt it).
-#   item 2, the chain's minutes: the chain is 61-64 H100-minutes by its recipes, over the issue's 60; stage 6's first
-#           part is 1,500 steps (13.1 H100-minutes). s6a-r repeats it from l5-5e4 (a third draw of the first part),
-#           saving a checkpoint every 200 steps; at a constant rate the step-1,000 and step-1,200 checkpoints are what
-#           a first part of 1,000 or 1,200 steps ends at if its recipe pins problems: 24000 (its draw of now, 1,500 x
-#           16): the length-grouped sampler's order depends on how many rows there are, not on max_steps, as
-#           sft-stage-6-help-identifiers.yaml pins its own. From each, the identifier part annealed (c1000-idc,
-#           c1200-idc): a first part 4.4 or 2.6 H100-minutes shorter. Batch 28 read a step-742 checkpoint
-#           of the same part at -0.046 against its 1,500 steps, before the identifier part existed.
+#   item 2, the chain's minutes: counted from the runs (results/grpo/chain-minutes.md, session 35), the chain trains
+#           56.3 minutes on H200s, ~61 on one H100, and the runner's clock adds ~6: ~67 H100-minutes, over the
+#           issue's 60. Stage 6 is its longest stage (1,500 + 613 steps, ~22 H100-minutes). s6a-r repeats the first
+#           part from l5-5e4 (a third draw of it), saving a checkpoint every 200 steps; at a constant rate the
+#           step-1,000 checkpoint is what a first part of 1,000 steps ends at if its recipe pins problems: 24000 (its
+#           draw of now, 1,500 x 16): the length-grouped sampler's order depends on how many rows there are, not on
+#           max_steps, as sft-stage-6-help-identifiers.yaml pins its own. From it, the identifier part annealed
+#           (c1000-idc: ~4.4 H100-minutes less) and the same in 400 steps, annealed over them (c1000-idc400: ~7.2
+#           less; the recipe's pinned draw keeps its rows the first 6,400 of the 613-step run's). Batch 28 read a
+#           step-742 checkpoint of the first part at -0.046 against its 1,500 steps, before the identifier part
+#           existed.
 #   Not here: the numeric register weighted in stage 6's first part, rgrpo-w, item 1's i1-rep, the stage-5 anneal on
 #   draw 1 (its rule failed).
 #
@@ -41,7 +44,7 @@
 # identifier part 613 in ~474 s, stage 6 on validation and OORV at once ~3 minutes, test at stages 1-6 ~4. The lanes
 # end ~23-25 minutes after they start (~100 s into the lease): ~1,600 s.
 # Results come back as results.tar.gz.part-* (setup.sh's results_back), which collect_batch.py joins; c1000-idc and
-# c1200-idc come back in bf16 (one file each). The seeds' adapters stay on the machine.
+# c1000-idc400 come back in bf16 (one file each). The seeds' adapters stay on the machine.
 #
 # Parts (start_lanes gives each lane its GPU). Scores greedy on 256 problems; OORV = out_of_register_validation,
 # OOR = out_of_register (its test split):
@@ -51,10 +54,11 @@
 # PART=idc40-score      batch 40's idc (carried) on validation at stages 1-5, on test at stages 1-6 and on OOR (answers
 #                       kept), at once.
 # PART=s6a-r            sft-stage-6-help-long-texts as committed (1,500 steps) from l5-5e4-fp32, --save_steps 200.
-# PART=c1000, c1200     s6a-r's step-N checkpoint on validation at stages 5-6, and from it the identifier part
-#                       annealed (c1000-idc, c1200-idc; back in bf16); c1000 also scores s6a-r's final adapter at 500
-#                       words on validation (the first part's third draw).
-# PART=cN-idc-score     (N 1000 or 1200) cN-idc on validation at stages 5-6 and on OORV, at once.
+# PART=c1000            s6a-r's step-1,000 checkpoint on validation at stages 5-6 and s6a-r's final adapter at 500
+#                       words (the first part's third draw), and from the checkpoint the identifier part annealed
+#                       (c1000-idc, back in bf16).
+# PART=c1000-idc400     from the same checkpoint, the identifier part annealed over 400 steps (back in bf16).
+# PART=X-score          (X c1000-idc or c1000-idc400) X on validation at stages 5-6 and on OORV, at once.
 # Rules, written before the run (paired differences on the same 256 problems, scripts/paired_scores.py):
 #   item 2, the identifier part annealed: sft-stage-6-help-identifiers takes lr_scheduler_type cosine if, over the
 #     seeds where both ran (0 from batch 40, 1, 2), the mean of the paired differences idc - idk at 500 words on
@@ -68,24 +72,24 @@
 #     (a286234:adapters/batch-40/idc) replaces the shipped adapter if it meets every goal on test. Its lineage is
 #     the chain's by the recipes that would then stand, trained stage by stage (h4-steps, l5-5e4, s6a, idc), as the
 #     shipped adapter's was.
-#   item 2, a shorter first part (only if the anneal is adopted; reported either way): stage 6's first part
-#     (sft-stage-6-help-long-texts) takes max_steps 1000 (or 1200) and problems 24000 if cN-idc scores 0.90 or more at 500 words on
-#     validation, no more than 0.02 below batch 40's idc there (paired) and on OORV, and no more than 0.02 below it at
-#     200 words (0.971 is s6a's; idc's comes from idc40-score). If both qualify, 1,000. The chain's H100-minutes are
-#     then re-estimated from the parts' measured paces and written into curriculum.yaml's comment.
+#   item 2, a shorter stage 6 (only if the anneal is adopted; reported either way): stage 6's first part
+#     (sft-stage-6-help-long-texts) takes max_steps 1000 and problems 24000 if c1000-idc scores 0.90 or more at 500
+#     words on validation, no more than 0.02 below batch 40's idc there (paired) and on OORV, and no more than 0.02
+#     below it at 200 words (idc's from idc40-score); if c1000-idc400 meets the same, the identifier part also takes
+#     max_steps 400. chain_minutes.py's rows then move to these runs' records.
 # Plans (setup.sh's start_lanes; export BACK_RAW=0 first):
 #   4 GPUs: "idk-s1 idk-s1-score idk-s2 idk-s2-score"
 #           "idc-s1 idc-s1-score idc-s2 idc-s2-score"
 #           "s6a-r c1000 c1000-idc-score"
-#           "idc40-score c1200 c1200-idc-score"
-#           (~23, ~23, ~24, ~23 minutes; c1200 waits for s6a-r's step-1,200 checkpoint, ~10 minutes in)
+#           "idc40-score c1000-idc400 c1000-idc400-score"
+#           (~23, ~23, ~24, ~20 minutes; c1000-idc400 waits for s6a-r's step-1,000 checkpoint, ~9 minutes in)
 #   2 GPUs: "idk-s1 idk-s1-score idc-s1 idc-s1-score" "idc40-score idc-s2 idc-s2-score idk-s2 idk-s2-score" (the
 #           anneal's rule; the second lane's last part may not finish: the rule then reads the seeds where both ran)
 #   1 GPU:  "idk-s1 idk-s1-score idc-s1 idc-s1-score" (~23 minutes: the rule on seeds 0 and 1)
 # The .gpu/3 call's command (4 GPUs):
 #   source scripts/gpu/setup.sh; ready && export BACK_RAW=0 && start_lanes scripts/gpu/grpo_sweep_41.sh
 #   "idk-s1 idk-s1-score idk-s2 idk-s2-score" "idc-s1 idc-s1-score idc-s2 idc-s2-score" "s6a-r c1000 c1000-idc-score"
-#   "idc40-score c1200 c1200-idc-score"; sleep 20; WAIT=10 PART=wait bash scripts/gpu/grpo_sweep_41.sh
+#   "idc40-score c1000-idc400 c1000-idc400-score"; sleep 20; WAIT=10 PART=wait bash scripts/gpu/grpo_sweep_41.sh
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 41 /work/.device/N ... (each call's folder,
 # oldest first) --note "...", then the paired comparisons of the rules (scripts/paired_scores.py), and ablation.py.
 source scripts/gpu/setup.sh
@@ -111,13 +115,15 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
     wait ;;
   s6a-r) wait_for $L5/adapter_model.safetensors &&
     NO_BACK=1 help_alone s6a-r sft-stage-6-help-long-texts $L5 14 --max_steps 1500 --save_steps 200 ;;
-  c1000 | c1200) C=$R/checkpoint-${PART#c}
-    wait_for $C/adapter_model.safetensors || exit 1
-    score $PART $C validation 5-6 &
-    [ $PART = c1000 ] && wait_for $R/final/adapter_model.safetensors && score s6a-r $R/final validation 6 &
-    help_alone $PART-idc sft-stage-6-help-identifiers $C 10 --max_steps 613 --lr_scheduler_type cosine
+  c1000) wait_for $R/checkpoint-1000/adapter_model.safetensors || exit 1
+    score c1000 $R/checkpoint-1000 validation 5-6 &
+    wait_for $R/final/adapter_model.safetensors && score s6a-r $R/final validation 6 &
+    help_alone c1000-idc sft-stage-6-help-identifiers $R/checkpoint-1000 10 --max_steps 613 --lr_scheduler_type cosine
     wait ;;
-  c1000-idc-score | c1200-idc-score) A=$LAB/runs/${PART%-score}/final
+  c1000-idc400) wait_for $R/checkpoint-1000/adapter_model.safetensors &&
+    help_alone c1000-idc400 sft-stage-6-help-identifiers $R/checkpoint-1000 10 --max_steps 400 \
+      --lr_scheduler_type cosine ;;
+  c1000-idc-score | c1000-idc400-score) A=$LAB/runs/${PART%-score}/final
     wait_for $A/adapter_model.safetensors || exit 1
     score ${PART%-score} $A validation 5-6 &
     score ${PART%-score} $A out_of_register_validation 6 &
