@@ -295,6 +295,8 @@ chain_stage_6() {
   cp -r $CHAIN/stage-6/supervised-help/results $LAB/results/$stage-help 2>/dev/null
   cp -r $CHAIN/stage-6/supervised-help-2/results $LAB/results/$stage-help-2 2>/dev/null
   cp -r $CHAIN/stage-6/results $LAB/results/$stage 2>/dev/null
+  cp $CHAIN/stage-6/chain-step.json $LAB/results/$stage/ 2>/dev/null   # the step's process time (chain_time.py)
+  cp $CHAIN/curriculum-time.json $LAB/results/$part/ 2>/dev/null       # the runner's time by step, as it printed
 }
 # polish NAME STAGE START FLAGS...: stage-STAGE.yaml's GRPO from START with no further help, as batch 24's c2-eq-grpo:
 # lr 3e-5, the average from step 20, 5 minutes (bases/interleave-polish.yaml's settings, whatever the stage's base)
