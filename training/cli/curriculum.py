@@ -139,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     timed = False
     for run, command, note in planned:
-        if run == "eval" and not args.dry_run:
+        is_eval = command is not None and EVALUATE in command[:3]  # the eval of the last adapter, not a step
+        if is_eval and not args.dry_run:
             timed = report_time(chain, Path(args.runs_dir), args.chain, args.until)
         print(f"[{args.chain}] {note}", flush=True)
         if command is None:
@@ -149,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         started = time.monotonic()
         code = subprocess.run(command).returncode
-        if run != "eval":  # the step's process time, every attempt's, beside its output (chain_time reads it)
+        if not is_eval:  # the step's process time, every attempt's, beside its output (chain_time reads it)
             add_process_time(Path(args.runs_dir) / run, time.monotonic() - started)
         if code != 0:
             print(
