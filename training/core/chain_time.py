@@ -1,5 +1,5 @@
-"""How long a chain trained, step by step, from each step's ``results/summary.json``: what ``make curriculum`` prints
-and writes (``<runs_dir>/<chain>-time.json``) when its steps are done, so that issue 17's bar for the whole chain (60
+"""How long a chain took, step by step, from the runner's record of each step's process and each step's
+``results/summary.json``: what ``make curriculum`` prints and writes (``<runs_dir>/<chain>-time.json``) when its steps are done, so that issue 17's bar for the whole chain (60
 minutes on one H100, its format start included) is read from the runs themselves, also when the steps trained on
 different machines and were carried (a skipped step's summary is read like any other).
 
