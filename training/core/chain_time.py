@@ -1,7 +1,8 @@
 """How long a chain took, step by step, from the runner's record of each step's process and each step's
-``results/summary.json``: what ``make curriculum`` prints and writes (``<runs_dir>/<chain>-time.json``) when its steps are done, so that issue 17's bar for the whole chain (60
-minutes on one H100, its format start included) is read from the runs themselves, also when the steps trained on
-different machines and were carried (a skipped step's summary is read like any other).
+``results/summary.json``: what ``make curriculum`` prints and writes (``<runs_dir>/<chain>-time.json``) when its
+steps are done, so that issue 17's bar for the whole chain (60 minutes on one H100, its format start included) is
+read from the runs themselves, also when the steps trained on different machines and were carried (a skipped
+step's records are read like any other).
 
 Two figures a step. Its process time: how long the runner's process of the step ran, start to end (``STEP_FILE``,
 written beside the step's output by ``make curriculum``; every attempt of a stopped and rerun step added up), which
