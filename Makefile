@@ -88,7 +88,7 @@ CHAIN_ARGS ?=
 CHAIN_FLAGS = --launcher="$(TRAIN_LAUNCH)" $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL)) \
 	$(if $(TRAIN_ARGS),--step_args="$(TRAIN_ARGS)") $(if $(UNTIL),--until $(UNTIL)) $(CHAIN_ARGS)
 
-curriculum: $(STAMP)  ## the curriculum (training/recipes/chains/curriculum.yaml): make train-stage N=1..6, then the eval of stage 6 ([UNTIL=stage-N]: stop after stage N)
+curriculum: $(STAMP)  ## the curriculum (training/recipes/chains/curriculum.yaml): make train-stage N=1..6, each step's time (runs/curriculum-time.json), then the eval of stage 6 ([UNTIL=stage-N]: stop after stage N)
 	@$(PY) -m training.cli.curriculum --chain training/recipes/chains/curriculum.yaml $(CHAIN_FLAGS)
 
 supervised-curriculum: $(STAMP)  ## the earlier supervised chain (training/recipes/chains/supervised-curriculum.yaml): 7 SFT phases + GRPO stage 3, then its eval
