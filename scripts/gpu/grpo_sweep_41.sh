@@ -91,7 +91,9 @@
 #   "idk-s1 idk-s1-score idk-s2 idk-s2-score" "idc-s1 idc-s1-score idc-s2 idc-s2-score" "s6a-r c1000 c1000-idc-score"
 #   "idc40-score c1000-idc400 c1000-idc400-score"; sleep 20; WAIT=10 PART=wait bash scripts/gpu/grpo_sweep_41.sh
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 41 /work/.device/N ... (each call's folder,
-# oldest first) --note "...", then the paired comparisons of the rules (scripts/paired_scores.py), and ablation.py.
+# oldest first) --note "...", then the paired comparisons of the rules (scripts/paired_scores.py; the anneal's rule
+# over the three draws: scripts/analysis/seed_draws.py --task stage-6 --names idk idc --draw 0 IDK0 IDC0 --draw 1 ...,
+# on validation and on OORV), and ablation.py.
 source scripts/gpu/setup.sh
 sweep_ready  # the carried starts kept, the set-up checked
 L5=$LAB/carry/l5-5e4-fp32               # batch 38's stage 5 at lr 5e-4 (float32, as trained)
