@@ -5,8 +5,8 @@
 # (idc, cosine to zero) 0.934 (+0.020, -0.004 .. +0.045; OORV +0.060), and left out 0.899 (-0.014; OORV -0.055):
 # neither rule adopted a change. But chain-6t (batch 39) is the same two parts from the same start and draws, its
 # logged losses matching step for step, and it scored 0.821 (-0.093 against idk, interval below zero), with 25-200
-# words 0.025-0.074 below s6a. The identifier part's end point at its constant rate is a draw: five runs now span
-# 0.821-0.914. One run of each arm cannot choose between them, and one run of the chain cannot tell a recipe from its
+# words 0.025-0.074 below s6a. The identifier part's end point at its constant rate is a draw: from one start its
+# two runs end at 0.821 and 0.914. One run of each arm cannot choose between them, and one run of the chain cannot tell a recipe from its
 # luck. Stage 5 annealed (l5-cos-s2) fixed stage 5's own checkpoint (0.941 at 200 words) but its first part scored
 # -0.046: not adopted, and not repeated here.
 #   item 2, the identifier part's spread, constant against annealed: from s6a (batch 40's, carried in bf16), idk and
