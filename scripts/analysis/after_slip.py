@@ -26,6 +26,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from scripts.analysis.emit import emit  # noqa: E402
 from scripts.analysis.first_slip_kinds import folder_problems, missed_answers  # noqa: E402
 from scripts.first_slip_words import first_difference  # noqa: E402
 from training.core.slip_diagnostics import target_stream  # noqa: E402
@@ -149,9 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.window < 2:
         parser.error("--window must be 2 or more words")
     text = table(args.folders, args.window)
-    print(text, end="")
-    if args.out:
-        args.out.write_text(text)
+    emit(text, args.out)
     return 0
 
 

@@ -40,6 +40,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from scripts.analysis.emit import emit  # noqa: E402
 from scripts.first_slip_words import first_difference, slip_groups  # noqa: E402
 from scripts.summarize_runs import read_jsonl  # noqa: E402
 
@@ -232,9 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     text = thousands_table(args.folders) if args.thousands else table(args.folders)
     if args.probe:
         text += "\n" + probe_table(args.folders[0], json.loads(args.probe.read_text()))
-    print(text, end="")
-    if args.out:
-        args.out.write_text(text)
+    emit(text, args.out)
     return 0
 
 

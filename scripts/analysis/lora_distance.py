@@ -17,6 +17,9 @@ import sys
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO_ROOT))  # run as a script from anywhere
+from scripts.analysis.emit import emit  # noqa: E402
+
 WEIGHTS = "adapter_model.safetensors"
 
 
@@ -66,9 +69,7 @@ def main(argv: list[str] | None = None) -> int:
             a, b = pair.split(":")
             lines.append(f"| {a} | {b} | {distance(loaded[a], loaded[b]):.2f} |")
     text = "\n".join(lines) + "\n"
-    print(text, end="")
-    if args.out:
-        args.out.write_text(text)
+    emit(text, args.out)
     return 0
 
 

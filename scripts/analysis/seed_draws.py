@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from anywhere
+from scripts.analysis.emit import emit  # noqa: E402
 from scripts.paired_scores import compare  # noqa: E402
 
 
@@ -80,9 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     draws = [(label, Path(a), Path(b)) for label, a, b in args.draw]
     rows, summary = draws_table(args.task, tuple(args.names), draws)
     text = render(args.task, tuple(args.names), rows, summary)
-    print(text, end="")
-    if args.out:
-        args.out.write_text(text)
+    emit(text, args.out)
     return 0
 
 
