@@ -22,14 +22,15 @@ import argparse
 import json
 import os
 import shlex
-import subprocess
+import signal
 import sys
 import time
 from pathlib import Path
 
 from training.core.arguments import RecipeError
-from training.core.chain_time import add_process_time, chain_time, render
+from training.core.chain_time import SUMMARY, add_process_time, chain_time, render
 from training.core.chains import CHAINS_DIR, Chain, flags, read_chain
+from training.core.stop_signals import run_child_until_stopped
 
 EVALUATE = "training.cli.evaluate"
 
@@ -53,7 +54,10 @@ def step_commands(
         output_dir = runs_dir / step.run
         final = output_dir / "final"
         if (final / "adapter_config.json").is_file():
-            planned.append((step.run, None, f"skip {step.run}: {final} exists (delete it to train this step again)"))
+            note = f"skip {step.run}: {final} exists (delete it to train this step again)"
+            if stopped := signal_stop(output_dir):
+                note = f"skip {step.run}: {final} exists, {stopped} (delete it to train this step on)"
+            planned.append((step.run, None, note))
             previous = final
             continue
         init = step.init_adapter or (str(previous) if previous else None)  # None: the recipe's own start
@@ -106,6 +110,17 @@ def step_commands(
     return planned
 
 
+def signal_stop(output_dir: Path) -> str | None:
+    """How the step's last run was stopped by a signal, in words ("stopped by a signal at step 2 of 310: what it
+    trained so far"), from its results/summary.json (``signal_stopped_at``); None when it ran to its end."""
+    summary_file = output_dir / SUMMARY
+    summary = json.loads(summary_file.read_text()) if summary_file.is_file() else {}
+    if summary.get("signal_stopped_at") is None:
+        return None
+    at, of = summary["signal_stopped_at"], summary.get("max_steps")
+    return f"stopped by a signal at step {at} of {of}: what it trained so far"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m training.cli.curriculum",
@@ -149,9 +164,17 @@ def main(argv: list[str] | None = None) -> int:
         if args.dry_run:
             continue
         started = time.monotonic()
-        code = subprocess.run(command).returncode
+        code, stopped_by = run_child_until_stopped(command)  # a stop signal: the step ends after its own step
         if not is_eval:  # the step's process time, every attempt's, beside its output (chain_time reads it)
             add_process_time(Path(args.runs_dir) / run, time.monotonic() - started)
+        if stopped_by is not None:
+            print(
+                f"stopped during {run} ({signal.Signals(stopped_by).name}); the chain goes no further. Run it again to "
+                "go on: finished steps are skipped, and a step that wrote its final adapter when stopped counts as "
+                "finished (delete its final/ to train it on; a GRPO step resumes from its checkpoints)",
+                file=sys.stderr,
+            )
+            return 128 + stopped_by
         if code != 0:
             print(
                 f"error: step {run} exited with {code}; fix it and run the chain again (finished steps are skipped)",

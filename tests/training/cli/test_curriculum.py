@@ -1,7 +1,10 @@
 """make curriculum / make arithmetic-control: one chain file, run step by step, each from the previous final adapter."""
 
 import json
+import signal
 import subprocess
+import sys
+import time
 
 import pytest
 
@@ -193,3 +196,68 @@ def test_make_curriculum_runs_a_chain_and_stops_at_a_failing_step(tiny_model_dir
         "-m", "training.cli.curriculum", "--chain", str(chain), "--runs_dir", str(runs), "--model", "tiny-random-llama"
     )
     assert failed.returncode != 0 and "error: step bad exited with" in failed.stderr
+
+
+def test_a_step_stopped_by_a_signal_is_named_so_when_the_chain_skips_it(tmp_path):
+    """A GRPO step stopped by SIGTERM or Ctrl-C writes its final adapter (what it trained so far): the chain run again
+    skips it like a finished one, and says it was stopped and how to train it on."""
+    chain = read_chain(CHAINS_DIR / "curriculum.yaml")
+    for run, stopped_at in (("stage-1", None), ("stage-2", 2)):
+        (tmp_path / run / "final").mkdir(parents=True)
+        (tmp_path / run / "final" / "adapter_config.json").write_text("{}")
+        (tmp_path / run / "results").mkdir()
+        summary = {"max_steps": 84, "signal_stopped_at": stopped_at, "wall_seconds": 1.0}
+        (tmp_path / run / "results" / "summary.json").write_text(json.dumps(summary))
+    notes = [note for _, _, note in step_commands(chain, tmp_path, ["python"], None, [])[:2]]
+    assert notes[0] == f"skip stage-1: {tmp_path}/stage-1/final exists (delete it to train this step again)"
+    assert notes[1] == (
+        f"skip stage-2: {tmp_path}/stage-2/final exists, stopped by a signal at step 2 of 84: what it trained so far "
+        "(delete it to train this step on)"
+    )
+
+
+FAKE_STEP = """
+import pathlib, signal, sys, time
+out = pathlib.Path(sys.argv[sys.argv.index("--output_dir") + 1])
+out.mkdir(parents=True, exist_ok=True)
+stopped = []
+signal.signal(signal.SIGTERM, lambda signum, frame: stopped.append(signum))
+(out / "started").write_text("")
+deadline = time.time() + 60
+while not stopped and time.time() < deadline:  # a step that ends its own step on SIGTERM, as the entry points do
+    time.sleep(0.05)
+(out / "stopped").write_text(str(bool(stopped)))
+"""
+
+
+def test_a_stop_signal_ends_the_chain_after_the_step_under_way_and_its_time_is_kept(tmp_path):
+    """SIGTERM to the chain's runner alone (a `timeout`, a scheduler): the runner passes it to the step, waits while
+    the step ends (here a stand-in launched by --launcher), keeps the step's time, starts no further step and exits
+    128 + 15 with a line that says how to go on."""
+    fake = tmp_path / "fake_step.py"
+    fake.write_text(FAKE_STEP)
+    chain = tmp_path / "chain.yaml"
+    chain.write_text(
+        "steps:\n"
+        "  - {run: one, entry_point: grpo, recipe: stage-1}\n"
+        "  - {run: two, entry_point: grpo, recipe: stage-2}\n"
+    )
+    runs = tmp_path / "runs"
+    command = [sys.executable, "-m", "training.cli.curriculum", "--chain", str(chain), "--runs_dir", str(runs)]
+    proc = subprocess.Popen(
+        [*command, "--launcher", f"{sys.executable} {fake}"],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.time() + 60
+    while not (runs / "one" / "started").exists() and time.time() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, stderr
+    assert (runs / "one" / "stopped").read_text() == "True"  # the step got the signal and ended on its own
+    assert not (runs / "two").exists()  # the chain went no further
+    assert json.loads((runs / "one" / "chain-step.json").read_text())["process_seconds"] > 0
+    assert "stopped during one (SIGTERM); the chain goes no further" in stderr and "Traceback" not in stderr
