@@ -13,7 +13,8 @@ for, and the chain runs again elsewhere with their ``runs/<run>/final`` carried 
 UNTIL=stage-2``, then ``make curriculum`` there). When its steps are done (before the eval), it prints how long each
 step took, its process start to end and the training its ``results/summary.json`` records (a carried step's too),
 and the total, and writes the same to ``<runs_dir>/<chain name>-time.json`` (``runs/curriculum-time.json``): issue
-17's bar for the whole chain is 60 minutes on one H100 (``training.core.chain_time``).
+17's bar for the whole chain is 60 minutes on one H100 (``training.core.chain_time``). A stop signal (Ctrl-C, or
+SIGTERM to the runner, which passes it on) ends the step under way after its own step and the chain there.
 """
 
 from __future__ import annotations
