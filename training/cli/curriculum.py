@@ -29,8 +29,9 @@ import time
 from pathlib import Path
 
 from training.core.arguments import RecipeError
-from training.core.chain_time import SUMMARY, add_process_time, chain_time, render
+from training.core.chain_time import add_process_time, chain_time, render
 from training.core.chains import CHAINS_DIR, Chain, flags, read_chain
+from training.core.runs import signal_stop
 from training.core.stop_signals import run_child_until_stopped
 
 EVALUATE = "training.cli.evaluate"
@@ -109,17 +110,6 @@ def step_commands(
         ]
         planned.append(("eval", command, f"eval of {previous} (stages {chain.eval_stages or 'none'})"))
     return planned
-
-
-def signal_stop(output_dir: Path) -> str | None:
-    """How the step's last run was stopped by a signal, in words ("stopped by a signal at step 2 of 310: what it
-    trained so far"), from its results/summary.json (``signal_stopped_at``); None when it ran to its end."""
-    summary_file = output_dir / SUMMARY
-    summary = json.loads(summary_file.read_text()) if summary_file.is_file() else {}
-    if summary.get("signal_stopped_at") is None:
-        return None
-    at, of = summary["signal_stopped_at"], summary.get("max_steps")
-    return f"stopped by a signal at step {at} of {of}: what it trained so far"
 
 
 def main(argv: list[str] | None = None) -> int:

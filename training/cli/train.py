@@ -32,7 +32,7 @@ from training.core.gpu_visibility import one_gpu_per_process
 from training.core.quiet_warnings import silence_library_deprecations
 from training.core.reporting import report
 from training.core.run_flags import completion_length_source, settle_grpo_flags
-from training.core.runs import adapter_folder, device_name, load_policy
+from training.core.runs import adapter_folder, device_name, load_policy, signal_stop
 from training.core.stop_signals import StopRequested
 from training.core.trl_version import check_trl_version
 
@@ -48,9 +48,10 @@ def previous_task_adapter(output_dir: Path, previous: str) -> Path:
 
 
 def initial_adapter(run_args: RunArguments, task, output_dir: Path) -> Path | None:
-    """The adapter a run starts from: None for a fresh LoRA adapter (the default when the task has no predecessor)."""
+    """The adapter a run starts from: None for a fresh LoRA adapter (the default when the task has no predecessor).
+    One that a stop signal cut short (its run's summary says so) is said to be, before anything loads."""
     if run_args.init_adapter not in (None, "", "base"):
-        return adapter_folder(run_args.init_adapter)
+        return _note_signal_stop(adapter_folder(run_args.init_adapter))
     if run_args.init_adapter == "base" or task.previous is None:
         return None
     path = previous_task_adapter(output_dir, task.previous)
@@ -61,7 +62,18 @@ def initial_adapter(run_args: RunArguments, task, output_dir: Path) -> Path | No
             f"INIT_ADAPTER=<adapter folder> (--init_adapter), or INIT_ADAPTER=base for a fresh adapter."
             + _shipped_hint(task.previous)
         )
-    return path
+    return _note_signal_stop(path)
+
+
+def _note_signal_stop(adapter: Path) -> Path:
+    """``adapter``, said first to be cut short where its run (the folder above it) was stopped by a signal."""
+    if stopped := signal_stop(adapter.parent):
+        report(
+            f"note: the start {adapter}/ was {stopped}; to start from its whole run, train that run on first: delete "
+            f"{adapter}/ and run it again with RESUME=1 (--resume true; make curriculum adds it), which goes on from "
+            "its checkpoints"
+        )
+    return adapter
 
 
 def _shipped_hint(previous: str) -> str:

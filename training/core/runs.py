@@ -15,6 +15,20 @@ def adapter_folder(path: str | Path) -> Path:
     return path
 
 
+def signal_stop(output_dir: str | Path) -> str | None:
+    """How the run in ``output_dir`` was stopped by a signal, in words ("stopped by a signal at step 2 of 310: what it
+    trained so far"), from its results/summary.json (``signal_stopped_at``: StopOnSignal wrote its final adapter at
+    that step); None when it ran to its end or has no summary."""
+    import json
+
+    summary_file = Path(output_dir) / "results" / "summary.json"
+    summary = json.loads(summary_file.read_text()) if summary_file.is_file() else {}
+    if summary.get("signal_stopped_at") is None:
+        return None
+    at, of = summary["signal_stopped_at"], summary.get("max_steps")
+    return f"stopped by a signal at step {at} of {of}: what it trained so far"
+
+
 def load_policy(model_args, adapter: Path | None, bf16: bool):
     """(model, tokenizer, peft_config): the model carries the trainable adapter, or peft_config is TRL's to add."""
     from peft import PeftModel

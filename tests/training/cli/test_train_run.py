@@ -547,3 +547,27 @@ def test_a_stage_of_its_help_alone_stops_in_several_processes(tiny_model_dir, tm
     with pytest.raises(RecipeError, match=r"run this stage in one \(without GPUS=N"):
         train(*args)
     assert fake.calls == [] and not (tmp_path / "run").exists()
+
+
+def test_a_start_that_a_stop_signal_cut_short_is_said_to_be(tmp_path, capsys):
+    """`make train-stage N=2` after stage 1 was stopped by Ctrl-C: stage 1's final adapter is what it trained so far,
+    and stage 2 says so before it starts from it (by default or named), and how to train stage 1 on."""
+    from types import SimpleNamespace
+
+    from training.cli.train import initial_adapter
+
+    final = tmp_path / "stage-1" / "final"
+    final.mkdir(parents=True)
+    (final / "adapter_config.json").write_text("{}")
+    (tmp_path / "stage-1" / "results").mkdir()
+    summary = tmp_path / "stage-1" / "results" / "summary.json"
+    summary.write_text(json.dumps({"max_steps": 310, "signal_stopped_at": 12}))
+    task = SimpleNamespace(name="stage-2", previous="stage-1")
+    for init in (None, str(final)):
+        assert initial_adapter(SimpleNamespace(init_adapter=init), task, tmp_path / "stage-2") == final
+        out = capsys.readouterr().out
+        assert f"note: the start {final}/ was stopped by a signal at step 12 of 310: what it trained so far" in out
+        assert "RESUME=1" in out
+    summary.write_text(json.dumps({"max_steps": 310, "signal_stopped_at": None}))  # ran to its end: nothing said
+    assert initial_adapter(SimpleNamespace(init_adapter=None), task, tmp_path / "stage-2") == final
+    assert capsys.readouterr().out == ""
