@@ -10,6 +10,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import threading
+import time
 
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
@@ -37,20 +38,29 @@ class StopRequested(Exception):
         self.signum = signum
 
 
-def run_child_until_stopped(command: list[str]) -> tuple[int, int | None]:
-    """Run ``command`` (a supervised child that stops on signals itself, with StopOnSignal) and wait for it;
-    (its exit code, the first stop signal this process got meanwhile, or None).
+REPEAT_SECONDS = 1.0  # a stop signal of the same kind again within this is the same stop, delivered twice
 
-    A SIGTERM sent to this process alone (a ``timeout``) is passed on to the child; a Ctrl-C reaches the child from
-    the terminal as well, so it is only noted. Either way the child ends after its step and writes its adapter,
-    instead of being killed with this process. Outside the main thread the signals keep their usual meaning."""
-    child = subprocess.Popen(command)
+
+def run_child_until_stopped(command: list[str]) -> tuple[int, int | None]:
+    """Run ``command`` (a child that stops on signals itself, with StopOnSignal) and wait for it; (its exit code,
+    the first stop signal this process got meanwhile, or None).
+
+    The child runs in a process group of its own, and each stop signal this process gets (SIGTERM, or Ctrl-C's
+    SIGINT) is passed on to it, so that it gets each stop exactly once and ends after its step, writing its adapter,
+    instead of being killed with this process. Sent to a whole process group (a terminal's Ctrl-C, a ``timeout``, which
+    signals its command and then its group), a signal would otherwise reach the child twice, and a second stop
+    signal means "stop at once" to it. The same kind again within ``REPEAT_SECONDS`` is taken for the same stop and not
+    passed on; later, it is (a person asking twice). Outside the main thread the signals keep their usual meaning."""
+    child = subprocess.Popen(command, process_group=0)
     received: list[int] = []
+    last: dict[int, float] = {}
 
     def handle(signum, frame):
         received.append(signum)
-        if signum == signal.SIGTERM:
+        now = time.monotonic()
+        if signum not in last or now - last[signum] >= REPEAT_SECONDS:
             child.send_signal(signum)
+        last[signum] = now
 
     previous = take_over(handle)
     try:
