@@ -18,7 +18,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-SUMMARY = Path("results") / "summary.json"  # under a step's output_dir, where train.py and warm_start.py write it
+from training.core.runs import RUN_SUMMARY, run_summary
+
 STEP_FILE = "chain-step.json"  # under a step's output_dir: {"process_seconds": ...}, written by the chain runner
 
 
@@ -52,8 +53,7 @@ def chain_time(steps: list[tuple[str, Path]]) -> dict:
     else the summary's), how many steps count by their summary only, and the runs with neither."""
     rows, missing = [], []
     for run, output_dir in steps:
-        path, step_file = Path(output_dir) / SUMMARY, Path(output_dir) / STEP_FILE
-        summary = json.loads(path.read_text()) if path.is_file() else None
+        summary, step_file = run_summary(output_dir), Path(output_dir) / STEP_FILE
         parts = step_seconds(summary) if summary is not None else None
         process = json.loads(step_file.read_text())["process_seconds"] if step_file.is_file() else None
         if parts is None and process is None:
@@ -92,7 +92,7 @@ def render(record: dict) -> list[str]:
             head = f"{row['process_seconds'] / 60:6.1f} min  (training {parts})"
         lines.append(f"  {row['run']:<{width}} {head}" + (f" on {row['device']}" if row["device"] else ""))
     for run in record["not_recorded"]:
-        lines.append(f"  {run:<{width}}      - min  (no {STEP_FILE} or {SUMMARY}: not counted)")
+        lines.append(f"  {run:<{width}}      - min  (no {STEP_FILE} or {RUN_SUMMARY}: not counted)")
     on = " and ".join(record["devices"]) or "no recorded device"
     notes = [f"{len(record['summary_only'])} step(s) by their summary only"] if record["summary_only"] else []
     notes += [f"{len(record['not_recorded'])} step(s) not counted"] if record["not_recorded"] else []

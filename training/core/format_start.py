@@ -26,6 +26,7 @@ from pathlib import Path
 
 from training.core.arguments import RECIPES_DIR, RecipeError, read_recipe
 from training.core.reporting import report
+from training.core.runs import RUN_SUMMARY
 from training.core.stop_signals import StopRequested, run_child_until_stopped
 
 FOLDER = "format-start"
@@ -138,7 +139,7 @@ def combined_help_record(records: list[dict]) -> dict:
 def _trained(folder: Path) -> bool:
     """Whether ``folder`` holds what a format start or help part leaves (its final adapter and summary), which
     ``_run_supervised`` then reuses rather than trains."""
-    return (folder / "final" / "adapter_config.json").is_file() and (folder / "results" / "summary.json").is_file()
+    return (folder / "final" / "adapter_config.json").is_file() and (folder / RUN_SUMMARY).is_file()
 
 
 def _run_supervised(
@@ -156,7 +157,7 @@ def _run_supervised(
     earlier attempt left there (trained from ``start``, and by ``recipe`` where its ``RECIPE_FILE`` names one); (its
     final adapter, its record). ``rest``: for a help's part, the ``supervised_help``
     the run takes after it is trained by hand (the parts after it, or none); ``then``: what goes on from it."""
-    final, summary_file = folder / "final", folder / "results" / "summary.json"
+    final, summary_file = folder / "final", folder / RUN_SUMMARY
     if _trained(folder):
         trained_from = json.loads(summary_file.read_text()).get("init_adapter")
         if (Path(trained_from).resolve() if trained_from else None) != (Path(start).resolve() if start else None):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from training.core.arguments import RecipeError
+
+RUN_SUMMARY = Path("results") / "summary.json"  # under a run's output_dir, where train.py and warm_start.py write it
 
 
 def adapter_folder(path: str | Path) -> Path:
@@ -15,14 +18,17 @@ def adapter_folder(path: str | Path) -> Path:
     return path
 
 
+def run_summary(output_dir: str | Path) -> dict | None:
+    """The summary.json of the run in ``output_dir`` (``RUN_SUMMARY``), None where it has none."""
+    path = Path(output_dir) / RUN_SUMMARY
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
 def signal_stop(output_dir: str | Path) -> str | None:
     """How the run in ``output_dir`` was stopped by a signal, in words ("stopped by a signal at step 2 of 310: what it
     trained so far"), from its results/summary.json (``signal_stopped_at``: StopOnSignal wrote its final adapter at
     that step); None when it ran to its end or has no summary."""
-    import json
-
-    summary_file = Path(output_dir) / "results" / "summary.json"
-    summary = json.loads(summary_file.read_text()) if summary_file.is_file() else {}
+    summary = run_summary(output_dir) or {}
     if summary.get("signal_stopped_at") is None:
         return None
     at, of = summary["signal_stopped_at"], summary.get("max_steps")
