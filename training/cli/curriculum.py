@@ -37,6 +37,17 @@ from training.core.stop_signals import run_child_until_stopped
 EVALUATE = "training.cli.evaluate"
 
 
+def steps_until(chain: Chain, until: str | None) -> tuple:
+    """The chain's steps up to and including the run ``until`` (all of them for None); a RecipeError names the
+    chain's steps when it has no such run."""
+    runs = [step.run for step in chain.steps]
+    if until is None:
+        return chain.steps
+    if until not in runs:
+        raise RecipeError(f"--until {until}: the chain has no step of that name; its steps: {', '.join(runs)}")
+    return chain.steps[: runs.index(until) + 1]
+
+
 def step_commands(
     chain: Chain,
     runs_dir: Path,
@@ -48,11 +59,8 @@ def step_commands(
     """(run, command or None when skipped, what to report) for each step, then the eval; with ``until``, the steps
     up to and including that run, and no eval."""
     runs = [step.run for step in chain.steps]
-    if until is not None and until not in runs:
-        raise RecipeError(f"--until {until}: the chain has no step of that name; its steps: {', '.join(runs)}")
-    steps = chain.steps[: runs.index(until) + 1] if until is not None else chain.steps
     planned, previous = [], None
-    for step in steps:
+    for step in steps_until(chain, until):
         output_dir = runs_dir / step.run
         final = output_dir / "final"
         if (final / "adapter_config.json").is_file():
@@ -147,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     for run, command, note in planned:
         is_eval = command is not None and EVALUATE in command[:3]  # the eval of the last adapter, not a step
         if is_eval and not args.dry_run:
-            timed = report_time(chain, Path(args.runs_dir), args.chain, args.until)
+            report_time(chain, Path(args.runs_dir), args.chain, args.until)
+            timed = True
         print(f"[{args.chain}] {note}", flush=True)
         if command is None:
             continue
@@ -177,19 +186,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def report_time(chain: Chain, runs_dir: Path, chain_file: str, until: str | None) -> bool:
+def report_time(chain: Chain, runs_dir: Path, chain_file: str, until: str | None) -> None:
     """Print how long each trained step took (``training.core.chain_time``) and write it to
-    ``<runs_dir>/<chain name>-time.json``; True once done."""
-    runs = [step.run for step in chain.steps]
-    steps = chain.steps[: runs.index(until) + 1] if until is not None else chain.steps
-    record = chain_time([(step.run, runs_dir / step.run) for step in steps])
+    ``<runs_dir>/<chain name>-time.json``."""
+    record = chain_time([(step.run, runs_dir / step.run) for step in steps_until(chain, until)])
     for line in render(record):
         print(f"[{chain_file}] {line}", flush=True)
     out = runs_dir / f"{Path(chain_file).stem}-time.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(record, indent=2) + "\n")
     print(f"[{chain_file}] wrote {out}", flush=True)
-    return True
 
 
 if __name__ == "__main__":
