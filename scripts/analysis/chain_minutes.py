@@ -81,10 +81,15 @@ def rows() -> list[dict]:
 
 def ratio() -> tuple[float, dict[str, float]]:
     """(H100 seconds / H200 seconds for the same recipe, the mean seconds on each card)."""
-    means = {card: statistics.mean(summary(f)["wall_seconds"] for f in folders) for card, folders in RATIO_RUNS.items()}
+    means = {}
     for card, folders in RATIO_RUNS.items():
+        seconds = []
         for folder in folders:
-            assert card in summary(folder)["device"], (folder, card)  # the card the run says it trained on
+            record = summary(folder)
+            if card not in record["device"]:  # the card the run says it trained on
+                raise SystemExit(f"{folder} trained on {record['device']}, not {card}")
+            seconds.append(record["wall_seconds"])
+        means[card] = statistics.mean(seconds)
     return means["NVIDIA H100"] / means["NVIDIA H200"], means
 
 
