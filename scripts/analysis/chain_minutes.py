@@ -31,8 +31,14 @@ STAGES = [
     ("stage-3", "batch-34/h3-steps", "`sft-stage-3-help-steps` (1,356 steps) alone, as stage-3.yaml runs it"),
     ("stage-4", "batch-34/h4-steps", "`sft-stage-4-help-steps` (1,274 steps) alone, as stage-4.yaml runs it"),
     ("stage-5", "batch-38/l5-5e4", "`sft-stage-5-help-long-texts` (759 steps at 5e-4) alone, as stage-5.yaml runs it"),
-    ("stage-6", "batch-39/chain-stage-6t", "`make curriculum UNTIL=stage-6`: its two helps (1,500 + 613 steps)"),
+    (
+        "stage-6",
+        ("batch-40/s6a", "batch-40/idc"),
+        "its two helps, each run alone from the one before as stage-6.yaml runs them: `sft-stage-6-help-long-texts` "
+        "(1,500 steps), then `sft-stage-6-help-identifiers` (613 steps, annealed since batch 41)",
+    ),
 ]
+# a row's runs: one folder (a stage's own run, or its one help run alone) or several (its help parts run alone, in order)
 # the H100/H200 ratio: stage 6's first part (sft-stage-6-help-long-texts, 1,500 steps at 1e-4) on each card
 RATIO_RUNS = {
     "NVIDIA H100": ["batch-28/n6-long"],
@@ -58,22 +64,34 @@ def summary(folder: str) -> dict:
     return json.loads((GRPO / folder / "summary.json").read_text())
 
 
+def folders_of(runs: str | tuple[str, ...]) -> tuple[str, ...]:
+    """A row's run folders, in order (``STAGES`` names one as a string)."""
+    return (runs,) if isinstance(runs, str) else tuple(runs)
+
+
 def rows() -> list[dict]:
-    """Each stage's record: its parts in minutes, its total and its card."""
+    """Each stage's record: its parts in minutes (added up over its runs), its total and its card(s)."""
     out = []
-    for stage, folder, what in STAGES:
-        record = summary(folder)
-        parts = step_seconds(record)
-        if parts is None:
-            raise SystemExit(f"{folder}/summary.json records no time")
+    for stage, runs, what in STAGES:
+        minutes: dict[str, float] = {}
+        devices: list[str] = []
+        for folder in folders_of(runs):
+            record = summary(folder)
+            parts = step_seconds(record)
+            if parts is None:
+                raise SystemExit(f"{folder}/summary.json records no time")
+            for name, seconds in parts.items():
+                minutes[name] = minutes.get(name, 0.0) + seconds / 60
+            if record.get("device") not in devices:
+                devices.append(record.get("device"))
         out.append(
             {
                 "stage": stage,
-                "folder": folder,
+                "folder": " + ".join(folders_of(runs)),
                 "what": what,
-                "parts": {name: seconds / 60 for name, seconds in parts.items()},
-                "minutes": sum(parts.values()) / 60,
-                "device": record.get("device"),
+                "parts": minutes,
+                "minutes": sum(minutes.values()),
+                "device": ", ".join(str(d) for d in devices),
             }
         )
     return out
@@ -118,7 +136,8 @@ def render(stages: list[dict], scale: float, means: dict[str, float]) -> str:
     ]
     for s in stages:
         parts = ", ".join(f"{name} {minutes:.1f}" for name, minutes in s["parts"].items())
-        lines.append(f"| {s['stage']} | `{s['folder']}` | {s['what']} | {parts} | {s['minutes']:.1f} | {s['device']} |")
+        runs = " + ".join(f"`{folder}`" for folder in s["folder"].split(" + "))
+        lines.append(f"| {s['stage']} | {runs} | {s['what']} | {parts} | {s['minutes']:.1f} | {s['device']} |")
     lines += [
         f"| **total** | | | | **{total:.1f}** | |",
         "",

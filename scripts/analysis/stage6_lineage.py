@@ -194,8 +194,33 @@ ARMS = [
         "idc",
         40,
         LONG5E4,
-        "the same annealed to zero (--lr_scheduler_type cosine) from s6a",
-        {"validation": "idc-validation"},
+        "the same annealed to zero (--lr_scheduler_type cosine) from s6a (test and OOR scored in batch 41)",
+        {
+            "validation": "idc-validation",
+            "test": (41, "idc40-test"),
+            "out_of_register": (41, "idc40-out_of_register"),
+        },
+    ),
+    (
+        "idk-s1",
+        41,
+        LONG5E4,
+        "the identifier part at a constant rate from s6a again, the sampler's seed 1",
+        {"validation": "idk-s1-validation"},
+    ),
+    (
+        "idc-s1",
+        41,
+        LONG5E4,
+        "the identifier part annealed from s6a again, the sampler's seed 1 (the recipe since batch 41)",
+        {"validation": "idc-s1-validation"},
+    ),
+    (
+        "idc-s2",
+        41,
+        LONG5E4,
+        "the same at seed 2 (its constant-rate pair went unscored)",
+        {"validation": "idc-s2-validation"},
     ),
 ]
 SPLITS = ("validation", "test", "out_of_register")

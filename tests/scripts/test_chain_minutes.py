@@ -8,6 +8,17 @@ from training.core.arguments import RECIPES_DIR, read_recipe
 from training.core.chains import CHAINS_DIR, read_chain
 
 
+# the schedule each row's help run trained at, for runs older than summary.json's record of it: their sweeps' commands
+# (batch 40's s6a: sft-stage-6-help-long-texts as committed; idc: --lr_scheduler_type cosine, grpo_sweep_40.sh)
+SCHEDULES_BEFORE_RECORDED = {
+    "batch-34/h3-steps": "cosine",
+    "batch-34/h4-steps": "cosine",
+    "batch-38/l5-5e4": "constant_with_warmup",
+    "batch-40/s6a": "constant_with_warmup",
+    "batch-40/idc": "cosine",
+}
+
+
 def _helps(value) -> list[str]:
     return [name.strip() for name in str(value).split(",")] if value not in (None, "", "none") else []
 
@@ -16,10 +27,13 @@ def test_each_stage_of_the_chain_has_a_run_of_its_recipe_as_it_stands():
     assert [stage for stage, *_ in chain_minutes.STAGES] == [
         s.run for s in read_chain(CHAINS_DIR / "curriculum.yaml").steps
     ]
-    for stage, folder, _ in chain_minutes.STAGES:
+    for stage, runs, _ in chain_minutes.STAGES:
         recipe = read_recipe(RECIPES_DIR / f"{stage}.yaml")
-        record, helps = chain_minutes.summary(folder), _helps(recipe.get("supervised_help"))
+        folders, helps = chain_minutes.folders_of(runs), _helps(recipe.get("supervised_help"))
+        record = chain_minutes.summary(folders[0])
+        folder = folders[0]
         if "grpo" in record or record.get("max_steps") == 0:  # a stage's own run: its GRPO steps, help and start
+            assert len(folders) == 1, folders
             assert record["max_steps"] == recipe.get("max_steps"), folder
             helped = record.get("supervised_help") or {}
             parts = helped.get("parts") or ([helped] if helped else [])
@@ -29,11 +43,17 @@ def test_each_stage_of_the_chain_has_a_run_of_its_recipe_as_it_stands():
                 assert "7m" in part["recipe"] or part["steps"] == bound, (folder, part["recipe"])
             start = (record.get("format_start") or {}).get("recipe")
             assert (Path(start).stem if start else None) == recipe.get("format_start"), folder
-        else:  # the stage's one help run alone (max_steps: 0 stages): its steps and rate are the help recipe's
-            assert recipe["max_steps"] == 0 and len(helps) == 1, folder
-            help_recipe = read_recipe(RECIPES_DIR / f"{helps[0]}.yaml")
-            assert record["global_step"] == record["max_steps"] == help_recipe["max_steps"], folder
-            assert record["sft"]["learning_rate"] == float(help_recipe["learning_rate"]), folder
+        else:  # the stage's help parts each run alone, in order (max_steps: 0 stages): steps, rate and schedule theirs
+            assert recipe["max_steps"] == 0 and len(helps) == len(folders), folders
+            for folder, help_name in zip(folders, helps):
+                record, help_recipe = chain_minutes.summary(folder), read_recipe(RECIPES_DIR / f"{help_name}.yaml")
+                assert record["global_step"] == record["max_steps"] == help_recipe["max_steps"], folder
+                assert record["sft"]["learning_rate"] == float(help_recipe["learning_rate"]), folder
+                assert record["identifier_fraction"] == float(help_recipe.get("identifier_fraction") or 0), folder
+                if "lr_scheduler_type" in record["sft"]:  # recorded since session 36 (batch 41's runs on)
+                    assert record["sft"]["lr_scheduler_type"] == help_recipe["lr_scheduler_type"], folder
+                else:  # the runs before it: the schedule their sweep gave (read from its command here)
+                    assert SCHEDULES_BEFORE_RECORDED[folder] == help_recipe["lr_scheduler_type"], folder
 
 
 def test_the_table_totals_its_stages(tmp_path):

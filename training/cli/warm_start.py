@@ -294,6 +294,8 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         "loss_last": losses[-1] if losses else None,
         "sft": {
             "learning_rate": sft_args.learning_rate,
+            "lr_scheduler_type": str(getattr(sft_args.lr_scheduler_type, "value", sft_args.lr_scheduler_type)),
+            "warmup_steps": sft_args.warmup_steps,
             "batch": sft_args.per_device_train_batch_size,
             "gradient_accumulation_steps": sft_args.gradient_accumulation_steps,
         },
