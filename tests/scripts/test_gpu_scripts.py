@@ -60,6 +60,27 @@ def chain_step_commands(chain_argv: list[str]) -> list[list[str]]:
     return [shlex.split(line) for line in proc.stdout.splitlines() if line.startswith("  ")]
 
 
+def clock_bound_over_its_steps(argv: list[str]) -> bool:
+    """Whether a warm start runs a recipe bounded by its steps with setup.sh's help_alone guard (``--max_steps 5000``,
+    the clock then ends it) and no steps of the part's own: the recipe's max_steps, and a cosine schedule over them,
+    silently replaced (batch 42's c1000 part was written so, and its dry run showed it)."""
+    from training.core.arguments import read_recipe
+
+    steps = [argv[i + 1] for i, flag in enumerate(argv) if flag == "--max_steps"]
+    if "--config" not in argv or steps != ["5000"]:
+        return False
+    return int(read_recipe(REPO_ROOT / argv[argv.index("--config") + 1]).get("max_steps", 5000)) != 5000
+
+
+def test_a_recipe_bounded_by_its_steps_keeps_them_under_help_alone():
+    recipe = "training/recipes/sft-stage-6-help-identifiers.yaml"  # 613 steps
+    base = ["python3", "-m", "training.cli.warm_start", "--config", recipe, "--max_train_minutes", "10"]
+    assert clock_bound_over_its_steps([*base, "--max_steps", "5000"])
+    assert not clock_bound_over_its_steps([*base, "--max_steps", "5000", "--max_steps", "613"])
+    clocked = ["python3", "-m", "training.cli.warm_start", "--config", "training/recipes/sft-stage-6-help-8m.yaml"]
+    assert not clock_bound_over_its_steps([*clocked, "--max_steps", "5000"])  # its own bound is the clock
+
+
 def test_the_newest_sweeps_training_commands_parse(tmp_path, monkeypatch):
     """Each part of the newest sweep, run dry (setup.sh's DRY_RUN: its python3 commands written down, not run): the
     training commands it would run, with the arguments bash gives them there, parse."""
@@ -85,6 +106,7 @@ def test_the_newest_sweeps_training_commands_parse(tmp_path, monkeypatch):
                     parse = parse_run_arguments if module == "training.cli.train" else parse_warm_start_arguments
                     parse(step[step.index("-m") + 2 :])  # a RecipeError or argparse's SystemExit names the bad flag
                     parsed.append((part, module))
+                    assert not clock_bound_over_its_steps(step), (part, step)
     trained = {part for part, _ in parsed}
     evals_only = {p for p in parts if p.endswith(("-score", "-report"))}  # parts that score adapters, train none
     assert trained >= set(parts) - evals_only, (parts, trained)
