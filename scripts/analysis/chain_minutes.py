@@ -38,7 +38,7 @@ STAGES = [
         "(1,500 steps), then `sft-stage-6-help-identifiers` (613 steps, annealed since batch 41)",
     ),
 ]
-# a row's runs: one folder (a stage's own run, or its one help run alone) or several (its help parts run alone, in order)
+# a row's runs: one folder (a stage's own run, or its one help alone) or several (its help parts alone, in order)
 # the H100/H200 ratio: stage 6's first part (sft-stage-6-help-long-texts, 1,500 steps at 1e-4) on each card
 RATIO_RUNS = {
     "NVIDIA H100": ["batch-28/n6-long"],

@@ -7,7 +7,6 @@ from scripts.analysis import chain_minutes
 from training.core.arguments import RECIPES_DIR, read_recipe
 from training.core.chains import CHAINS_DIR, read_chain
 
-
 # the schedule each row's help run trained at, for runs older than summary.json's record of it: their sweeps' commands
 # (batch 40's s6a: sft-stage-6-help-long-texts as committed; idc: --lr_scheduler_type cosine, grpo_sweep_40.sh)
 SCHEDULES_BEFORE_RECORDED = {

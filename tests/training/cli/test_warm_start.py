@@ -24,6 +24,20 @@ def test_rows_take_turns_over_the_word_counts_and_complete_with_the_target():
         assert row["completion"] == [{"role": "assistant", "content": interleave_target(text_a, text_b)}]
 
 
+def test_rows_built_in_two_processes_are_the_rows_of_one():
+    """The chain's helps build their rows in several processes (``--dataset_num_proc``): each row comes from its index,
+    so the rows, their order and their columns' types are those of one process, identifiers and shuffles included."""
+    from training.cli.warm_start import parse_warm_start_arguments
+    from training.core.arguments import RECIPES_DIR
+
+    recipe = str(RECIPES_DIR / "sft-stage-6-help-identifiers.yaml")  # identifiers in half of the rows, 7 word counts
+    args, _, _ = parse_warm_start_arguments(["--config", recipe, "--words", "4,6,9", "--scrambled_fraction", "0.3"])
+    one = warm_start_dataset(warm_start_tasks(args), size=300)
+    two = warm_start_dataset(warm_start_tasks(args), size=300, num_proc=2)
+    assert one.to_list() == two.to_list() and one.features == two.features
+    assert len({row["prompt"][-1]["content"] for row in two}) == 300  # 300 problems, none built twice
+
+
 def test_word_ranges():
     assert parse_words("4-6") == [4, 5, 6] and parse_words("10") == [10]
     assert parse_words("4-6, 10,500,5") == [4, 5, 6, 10, 500]
@@ -80,7 +94,8 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path, in_p
 
     # a later phase continues that adapter (make warm-start RECIPE=...): it starts from its weights and moves them
     proc = _make_warm_start(
-        f"--max_steps 1 --warmup_steps 0 --lr_scheduler_type constant --words 4 --init_adapter {tmp_path}/run/final --scrambled_fraction 0.5 "
+        f"--max_steps 1 --warmup_steps 0 --lr_scheduler_type constant --words 4 --init_adapter {tmp_path}/run/final "
+        f"--scrambled_fraction 0.5 "
         f"--identifier_fraction 0.25 --long_identifier_share 0.5 --doubled_fraction 0.75 "
         f"--repeated_fraction 0.5 "
         f"--per_device_train_batch_size 2 --gradient_accumulation_steps 2 --weight_average_decay 0.75 "
