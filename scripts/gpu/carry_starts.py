@@ -8,6 +8,10 @@ A line reads ``# CARRY NAME COMMIT:FOLDER [bf16]``: the adapter (``adapter_confi
 ``adapter_model.safetensors``) in FOLDER at COMMIT, cast to bfloat16 when ``bf16`` follows (a float32 adapter carried
 at half the bytes, as setup.sh's ``bf16`` does on the device). A start already in ``.carry/`` with the same bytes is
 left as it is. Prints each start's size and SHA-256; one clear error for a commit or folder git does not have.
+
+A line ``# CARRY-TREE NAME COMMIT:FOLDER`` carries a whole folder as it is, every file under FOLDER at COMMIT into
+``.carry/NAME/`` at the same relative path: a piece of a chain run in pieces (``collect_batch.py`` puts one under
+``adapters/batch-N/PART/``), which setup.sh's ``keep_carried_starts`` puts where the chain runner goes on from it.
 """
 
 from __future__ import annotations
@@ -35,17 +39,55 @@ class Start:
     bf16: bool
 
 
+TREE_LINE = re.compile(r"^#\s*CARRY-TREE\s+(?P<name>[\w.-]+)\s+(?P<commit>[0-9a-f]{7,40}):(?P<folder>\S+?)/?\s*$")
+
+
 def carried_starts(sweep_text: str) -> list[Start]:
     """The ``# CARRY`` lines of a sweep, in order; a line that starts ``# CARRY`` but does not parse is an error."""
     starts = []
     for number, line in enumerate(sweep_text.splitlines(), 1):
-        if not re.match(r"^#\s*CARRY\b", line):
+        if not re.match(r"^#\s*CARRY(?!-)\b", line):
             continue
         match = CARRY_LINE.match(line)
         if not match:
             raise ValueError(f"line {number}: {line.strip()!r} is not `# CARRY NAME COMMIT:FOLDER [bf16]`")
         starts.append(Start(match["name"], match["commit"], match["folder"], bool(match["bf16"])))
     return starts
+
+
+def carried_trees(sweep_text: str) -> list[Start]:
+    """The ``# CARRY-TREE`` lines of a sweep, in order (as Starts, never cast); one that does not parse is an error."""
+    trees = []
+    for number, line in enumerate(sweep_text.splitlines(), 1):
+        if not re.match(r"^#\s*CARRY-TREE\b", line):
+            continue
+        match = TREE_LINE.match(line)
+        if not match:
+            raise ValueError(f"line {number}: {line.strip()!r} is not `# CARRY-TREE NAME COMMIT:FOLDER`")
+        trees.append(Start(match["name"], match["commit"], match["folder"], False))
+    return trees
+
+
+def write_tree(root: Path, tree: Start) -> list[Path]:
+    """``.carry/NAME/`` holding every file under the tree's folder at its commit; returns the files written."""
+    proc = subprocess.run(
+        ["git", "ls-tree", "-r", "--name-only", tree.commit, f"{tree.folder}/"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    names = proc.stdout.split()
+    if proc.returncode != 0 or not names:
+        raise ValueError(f"git has no files under {tree.commit}:{tree.folder}/")
+    written = []
+    for name in names:
+        target = root / ".carry" / tree.name / Path(name).relative_to(tree.folder)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = git_file(root, tree.commit, name)
+        if not target.exists() or target.read_bytes() != data:
+            target.write_bytes(data)
+        written.append(target)
+    return written
 
 
 def git_file(root: Path, commit: str, path: str) -> bytes:
@@ -84,9 +126,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=REPO_ROOT, help="the repository (tests use another)")
     args = parser.parse_args(argv)
     try:
-        starts = carried_starts(args.sweep.read_text())
-        if not starts:
+        starts, trees = carried_starts(args.sweep.read_text()), carried_trees(args.sweep.read_text())
+        if not starts and not trees:
             raise ValueError(f"{args.sweep} has no `# CARRY NAME COMMIT:FOLDER` line")
+        for tree in trees:
+            files = write_tree(args.root, tree)
+            size = sum(f.stat().st_size for f in files)
+            print(
+                f".carry/{tree.name}/: {len(files)} files, {size / 1e6:.1f} MB (the tree {tree.commit}:{tree.folder})"
+            )
         for start in starts:
             folder = write_start(args.root, start)
             weights = (folder / FILES[1]).read_bytes()

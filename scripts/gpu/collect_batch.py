@@ -12,6 +12,9 @@
   beside the earlier batches' probes.
 - Each adapter (its parts joined, wherever they came back) goes to ``adapters/batch-N/NAME/`` (bf16, as ``back``
   brings them), to be committed in history and dropped from the tree in the next commit, as batches 24-30 did.
+- Each piece of a chain run in pieces (``piece-NAME.tar.gz.part-*``, setup.sh's ``chain_piece``) goes whole to
+  ``adapters/batch-N/NAME/`` (committed, then dropped, as an adapter; the next sweep carries it with a ``#
+  CARRY-TREE`` line, ``carry_starts.py``), and its records (all but the adapter) to ``results/grpo/batch-N/NAME/``.
 - Then, as batches 29-30's READMEs list: ``scripts/compress_results.py --min_kb 1``, ``scripts/summarize_runs.py``
   into ``results/grpo/batch-N.json`` with ``--note``, and ``scripts/derailment.py`` on every score folder that holds
   its ``problems.jsonl`` (those without one are named, not an error: batch 36 brought some scores back without).
@@ -61,24 +64,28 @@ def unpack_results(folders: list[Path], into: Path) -> int:
     return count
 
 
-def adapter_parts(folders: list[Path]) -> dict[str, list[Path]]:
-    """NAME -> its ``adapter-NAME.tar.gz.part-*`` files in order, from whichever folder each came back in (a part
-    found twice is taken from the later folder)."""
+def adapter_parts(folders: list[Path], prefix: str = "adapter-") -> dict[str, list[Path]]:
+    """NAME -> its ``PREFIXNAME.tar.gz.part-*`` files in order (``adapter-`` for ``back``'s adapters, ``piece-`` for
+    ``chain_piece``'s pieces), from whichever folder each came back in (a part found twice: the later folder's)."""
     parts: dict[str, dict[str, Path]] = {}
     for folder in folders:
-        for path in sorted(folder.glob("adapter-*.tar.gz.part-*")):
-            name, _, suffix = path.name[len("adapter-") :].partition(".tar.gz.part-")
+        for path in sorted(folder.glob(f"{prefix}*.tar.gz.part-*")):
+            name, _, suffix = path.name[len(prefix) :].partition(".tar.gz.part-")
             parts.setdefault(name, {})[suffix] = path
     return {name: [by_suffix[s] for s in sorted(by_suffix)] for name, by_suffix in parts.items()}
 
 
-def read_adapter(name: str, parts: list[Path]) -> dict[str, bytes]:
-    """The files (by name) of a joined ``adapter-NAME.tar.gz`` (``back`` packs ``out/NAME/...``); one clear error
-    where its parts do not make a whole archive."""
+def read_adapter(name: str, parts: list[Path], keep_paths: bool = False) -> dict[str, bytes]:
+    """The files of a joined ``adapter-NAME.tar.gz`` by name (``back`` packs ``out/NAME/...``), or by their paths in
+    it with ``keep_paths`` (a chain piece's tree); one clear error where its parts do not make a whole archive."""
     data = b"".join(p.read_bytes() for p in parts)
     try:
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-            return {Path(m.name).name: tar.extractfile(m).read() for m in tar.getmembers() if m.isfile()}
+            return {
+                (str(Path(m.name)) if keep_paths else Path(m.name).name): tar.extractfile(m).read()
+                for m in tar.getmembers()
+                if m.isfile()
+            }
     except (tarfile.TarError, EOFError, OSError) as exc:
         raise SystemExit(
             f"{name}: its parts ({', '.join(p.name for p in parts)}) are not a whole archive ({exc}): is a part "
@@ -142,6 +149,10 @@ def main(argv: list[str] | None = None) -> int:
     if batch.exists() and not args.force:
         raise SystemExit(f"{batch} exists: give --force to add to it")
     adapters = {name: read_adapter(name, parts) for name, parts in adapter_parts(args.folders).items()}  # checked first
+    pieces = {
+        name: read_adapter(name, parts, keep_paths=True)
+        for name, parts in adapter_parts(args.folders, prefix="piece-").items()
+    }
     with tempfile.TemporaryDirectory() as tmp:
         if not unpack_results(args.folders, Path(tmp)):
             raise SystemExit("no results.tar.gz in the folders given (is each a device call's folder?)")
@@ -155,10 +166,25 @@ def main(argv: list[str] | None = None) -> int:
             (folder / file_name).write_bytes(content)
             (folder / file_name).chmod(0o644)
 
+    for name, files in pieces.items():  # the whole piece for the next to carry; its records kept in the batch
+        for path, content in files.items():
+            for target in [args.root / "adapters" / f"batch-{args.batch}" / name / path] + (
+                [] if path.endswith(".safetensors") else [batch / name / path]
+            ):
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(content)
+                target.chmod(0o644)
+
     rel = batch.relative_to(args.root)
     print(f"{rel}: runs {', '.join(copied['runs']) or '-'}; scores {', '.join(copied['scores']) or '-'}")
     for name, files in adapters.items():
         print(f"adapters/batch-{args.batch}/{name}: {', '.join(sorted(files))}")
+    for name, files in pieces.items():
+        print(
+            f"adapters/batch-{args.batch}/{name}: the chain piece, {len(files)} files (carry it on: "
+            f"`# CARRY-TREE chain COMMIT:adapters/batch-{args.batch}/{name}` in the next sweep); its records "
+            f"also in {rel}/{name}/"
+        )
     for probe in copied["probes"]:
         print(f"slip probe: {probe}")
     print(run_script("scripts/compress_results.py", str(batch), "--min_kb", "1").strip())

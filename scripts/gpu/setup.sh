@@ -55,6 +55,9 @@ keep_carried_starts() {
   [ -n "$DRY_RUN" ] || { mkdir -p $LAB/carry && for start in .carry/*/; do
     [ -f "$start/adapter_model.safetensors" ] && cp -r "$start" $LAB/carry/
   done; }
+  # an earlier piece of the chain (chain_piece below), carried as .carry/chain/stage-K/...: into $CHAIN, where the
+  # runner skips its steps and its time ledger reads their records (cp -n: a step this machine trained stays)
+  [ -n "$DRY_RUN" ] || [ ! -d .carry/chain ] || { mkdir -p $CHAIN && cp -rn .carry/chain/. $CHAIN/; }
 }
 # sweep_ready: a sweep's first step after sourcing this file: the starts this call carried kept, the set-up checked
 # (a sweep run before its bundles stops here, saying what to carry), the scores' folder made
@@ -297,6 +300,29 @@ chain_stage_6() {
   cp -r $CHAIN/stage-6/results $LAB/results/$stage 2>/dev/null
   cp $CHAIN/stage-6/chain-step.json $LAB/results/$stage/ 2>/dev/null   # the step's process time (chain_time.py)
   cp $CHAIN/curriculum-time.json $LAB/results/$part/ 2>/dev/null       # the runner's time by step, as it printed
+}
+# chain_piece PART UNTIL [NEEDS]: `make curriculum UNTIL=UNTIL` (the runner as make runs it) into $CHAIN, going on
+# from the steps of earlier pieces carried as .carry/chain/ (keep_carried_starts puts them in $CHAIN; NEEDS, the last
+# carried step, is waited for), so the chain runs as one across sessions whose device time cannot hold it whole.
+# The runner's log and time ledger in $LAB/results/PART/; the piece's last step scored on validation at its stages
+# (PART-UNTIL-validation); then back as piece-PART.tar.gz.part-*: every step's final/adapter_config.json (the runner
+# skips a step that has one), chain-step.json and results/summary.json (the ledger reads them), its helps' summaries,
+# and UNTIL's final adapter as trained (float32), which the next piece continues (training/core/chain_carry.py chooses them; the paths are relative to $CHAIN, so
+# collect_batch.py puts the piece in adapters/batch-N/PART/, and a `# CARRY-TREE chain COMMIT:adapters/batch-N/PART`
+# line of the next sweep brings it to .carry/chain/).
+chain_piece() {
+  local part=$1 until=$2 needs=$3 n
+  mkdir -p $CHAIN $LAB/results/$part
+  [ -z "$needs" ] || wait_for $CHAIN/$needs/final/adapter_model.safetensors || return 1
+  timeout -s TERM 1740 python3 -m training.cli.curriculum --chain training/recipes/chains/curriculum.yaml \
+    --runs_dir $CHAIN --model $M --step_args=--report_to=none --until $until > $LAB/results/$part/chain.log 2>&1
+  cp $CHAIN/curriculum-time.json $LAB/results/$part/ 2>/dev/null   # the runner's time by step, as it printed
+  n=${until#stage-}
+  if [ -n "$DRY_RUN" ] || [ -s $CHAIN/$until/final/adapter_model.safetensors ]; then
+    score $part-$until $CHAIN/$until/final validation 1-$n
+  fi
+  [ -n "$DRY_RUN" ] || (cd $CHAIN && tar cz $(python3 -m training.core.chain_carry . $until)) |
+    split -b 15m - $OUT/piece-$part.tar.gz.part-
 }
 # polish NAME STAGE START FLAGS...: stage-STAGE.yaml's GRPO from START with no further help, as batch 24's c2-eq-grpo:
 # lr 3e-5, the average from step 20, 5 minutes (bases/interleave-polish.yaml's settings, whatever the stage's base)

@@ -8,7 +8,7 @@ import pytest
 import torch
 from safetensors.torch import load_file, save_file
 
-from scripts.gpu.carry_starts import carried_starts, main
+from scripts.gpu.carry_starts import carried_starts, carried_trees, main
 
 
 def git(root, *args):
@@ -61,6 +61,30 @@ def test_a_bad_line_a_missing_commit_and_a_sweep_without_lines_are_clear_errors(
     sweep.write_text("# no carries here\n")
     assert main([str(sweep), "--root", str(root)]) == 2
     assert "no `# CARRY" in capsys.readouterr().err
+
+
+def test_a_carried_tree_is_written_whole_beside_the_starts(repo, tmp_path, capsys):
+    """A chain piece (CARRY-TREE): every file under the folder at the commit, at its relative path, as committed."""
+    root, _ = repo
+    piece = root / "adapters" / "batch-2" / "chain-a"
+    for path, text in (("stage-1/chain-step.json", "{}"), ("stage-2/final/adapter_config.json", '{"r": 4}')):
+        (piece / path).parent.mkdir(parents=True, exist_ok=True)
+        (piece / path).write_text(text)
+    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "piece")
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True).stdout.strip()
+    git(root, "rm", "-rq", "adapters/batch-2")  # dropped from the tree, as the pieces are after their commit
+    sweep = tmp_path / "sweep.sh"
+    sweep.write_text(f"# CARRY-TREE chain {commit[:10]}:adapters/batch-2/chain-a\n")
+    assert main([str(sweep), "--root", str(root)]) == 0
+    assert (root / ".carry" / "chain" / "stage-2" / "final" / "adapter_config.json").read_text() == '{"r": 4}'
+    assert (root / ".carry" / "chain" / "stage-1" / "chain-step.json").read_text() == "{}"
+    assert ".carry/chain/: 2 files" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="line 1"):
+        carried_trees("# CARRY-TREE chain\n")
+    sweep.write_text(f"# CARRY-TREE chain {commit[:10]}:adapters/none\n")
+    assert main([str(sweep), "--root", str(root)]) == 2
+    assert "git has no files under" in capsys.readouterr().err
 
 
 def test_the_newest_sweeps_carry_lines_parse():

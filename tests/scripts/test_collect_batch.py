@@ -179,3 +179,33 @@ def test_missing_folders_empty_calls_and_an_existing_batch_are_clear_errors(tmp_
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
     assert "run-a" in proc.stderr and "not a whole archive" in proc.stderr
     assert not fresh.exists()  # checked before anything is written
+
+
+def test_a_chain_piece_goes_whole_to_adapters_and_its_records_to_the_batch(tmp_path):
+    """setup.sh's chain_piece packs a runs tree (every step's records, the last step's adapter) as
+    piece-PART.tar.gz.part-*: the whole tree to adapters/batch-N/PART/ (for the next sweep's CARRY-TREE line), all
+    but the weights to results/grpo/batch-N/PART/ beside the runner's log."""
+    first, second = device_calls(tmp_path)
+    piece = tar_gz(
+        {
+            "stage-1/final/adapter_config.json": b"{}",
+            "stage-1/chain-step.json": b'{"process_seconds": 500.0}',
+            "stage-1/results/summary.json": b'{"wall_seconds": 450.0}',
+            "stage-2/final/adapter_config.json": b"{}",
+            "stage-2/final/adapter_model.safetensors": b"F" * 2000,
+            "curriculum-time.json": b"{}",
+        }
+    )
+    (first / "piece-chain-1.tar.gz.part-aa").write_bytes(piece[:500])
+    (second / "piece-chain-1.tar.gz.part-ab").write_bytes(piece[500:])
+    root = tmp_path / "repo"
+    proc = run(32, first, second, "--note", "a piece", "--root", root)
+    assert proc.returncode == 0, proc.stderr
+    carried = root / "adapters" / "batch-32" / "chain-1"
+    assert (carried / "stage-2" / "final" / "adapter_model.safetensors").read_bytes() == b"F" * 2000
+    assert (carried / "stage-1" / "chain-step.json").read_text() == '{"process_seconds": 500.0}'
+    records = root / "results" / "grpo" / "batch-32" / "chain-1"
+    assert (records / "chain.log").exists()  # the runner's log, from the results tar
+    assert (records / "stage-1" / "results" / "summary.json").exists() and (records / "curriculum-time.json").exists()
+    assert not (records / "stage-2" / "final" / "adapter_model.safetensors").exists()
+    assert "# CARRY-TREE chain COMMIT:adapters/batch-32/chain-1" in proc.stdout

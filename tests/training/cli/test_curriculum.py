@@ -1,10 +1,12 @@
 """make curriculum / make arithmetic-control: one chain file, run step by step, each from the previous final adapter."""
 
 import json
+import shutil
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +14,7 @@ from tests.conftest import REPO_ROOT, run_cli
 from training.cli.curriculum import step_commands
 from training.cli.warm_start import parse_warm_start_arguments
 from training.core.arguments import RecipeError, parse_run_arguments
+from training.core.chain_carry import carried_files
 from training.core.chains import CHAINS_DIR, read_chain
 
 
@@ -152,8 +155,10 @@ def test_bad_chain_files_say_what_is_wrong(tmp_path):
 
 @pytest.mark.long  # the chain's parts: the chain tests above, make warm-start, make train-stage, make eval
 def test_make_curriculum_runs_a_chain_and_stops_at_a_failing_step(tiny_model_dir, tmp_path):
-    """A two-step chain on the tiny model (a supervised step, then a GRPO step from its adapter), run twice: the
-    second time both steps are skipped and only the eval runs. A chain whose step fails stops with its exit code."""
+    """A two-step chain on the tiny model (a supervised step, then a GRPO step from its adapter), run in two pieces
+    as on two machines (``UNTIL=sft`` in one runs folder; what ``training.core.chain_carry`` picks copied to another,
+    where the chain goes on), then again: the third time both steps are skipped and only the eval runs. A chain
+    whose step fails stops with its exit code."""
     chain = tmp_path / "chain.yaml"
     chain.write_text(
         "steps:\n"
@@ -165,7 +170,7 @@ def test_make_curriculum_runs_a_chain_and_stops_at_a_failing_step(tiny_model_dir
         "eval: {stages: '1', args: [--n, '2', --batch_size, '2', --arithmetic, 'false',"
         f" --out, '{tmp_path}/eval']}}\n"
     )
-    runs = tmp_path / "runs"
+    runs, piece = tmp_path / "runs", tmp_path / "piece"
     command = [
         "make",
         "-s",
@@ -174,8 +179,18 @@ def test_make_curriculum_runs_a_chain_and_stops_at_a_failing_step(tiny_model_dir
         "TRAIN_ARGS=--report_to none",
         f"CHAIN_ARGS=--chain {chain} --runs_dir {runs}",
     ]
+    first_piece = [*command[:-1], f"CHAIN_ARGS=--chain {chain} --runs_dir {piece}", "UNTIL=sft"]
+    proc = subprocess.run(first_piece, cwd=REPO_ROOT, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0 and not (piece / "grpo").exists(), proc.stderr[-3000:]
+    carried = carried_files(piece, "sft")  # what the next machine gets: records, and the last step's adapter
+    assert Path("sft/final/adapter_model.safetensors") in carried and Path("sft/chain-step.json") in carried
+    assert not any(path.name == "training_args.bin" or "checkpoint-" in str(path) for path in carried)
+    for path in carried:
+        (runs / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(piece / path, runs / path)
     first = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=900)
     assert first.returncode == 0, first.stderr[-3000:]
+    assert "skip sft:" in first.stdout and f"--init_adapter {runs}/sft/final" in first.stdout
     assert (runs / "grpo" / "final" / "adapter_config.json").is_file() and (tmp_path / "eval" / "eval.json").is_file()
     # the chain's training time, step by step from each step's summary, printed before the eval and written down
     timed = json.loads((runs / "chain-time.json").read_text())
