@@ -42,30 +42,27 @@ class Start:
 TREE_LINE = re.compile(r"^#\s*CARRY-TREE\s+(?P<name>[\w.-]+)\s+(?P<commit>[0-9a-f]{7,40}):(?P<folder>\S+?)/?\s*$")
 
 
+def _lines(sweep_text: str, keyword: str, pattern: re.Pattern, usage: str) -> list[Start]:
+    """The sweep's ``# KEYWORD`` lines, in order; a line that starts so but does not match ``pattern`` is an error."""
+    found = []
+    for number, line in enumerate(sweep_text.splitlines(), 1):
+        if not re.match(rf"^#\s*{keyword}(?!-)\b", line):
+            continue
+        match = pattern.match(line)
+        if not match:
+            raise ValueError(f"line {number}: {line.strip()!r} is not `# {keyword} {usage}`")
+        found.append(Start(match["name"], match["commit"], match["folder"], bool(match.groupdict().get("bf16"))))
+    return found
+
+
 def carried_starts(sweep_text: str) -> list[Start]:
     """The ``# CARRY`` lines of a sweep, in order; a line that starts ``# CARRY`` but does not parse is an error."""
-    starts = []
-    for number, line in enumerate(sweep_text.splitlines(), 1):
-        if not re.match(r"^#\s*CARRY(?!-)\b", line):
-            continue
-        match = CARRY_LINE.match(line)
-        if not match:
-            raise ValueError(f"line {number}: {line.strip()!r} is not `# CARRY NAME COMMIT:FOLDER [bf16]`")
-        starts.append(Start(match["name"], match["commit"], match["folder"], bool(match["bf16"])))
-    return starts
+    return _lines(sweep_text, "CARRY", CARRY_LINE, "NAME COMMIT:FOLDER [bf16]")
 
 
 def carried_trees(sweep_text: str) -> list[Start]:
-    """The ``# CARRY-TREE`` lines of a sweep, in order (as Starts, never cast); one that does not parse is an error."""
-    trees = []
-    for number, line in enumerate(sweep_text.splitlines(), 1):
-        if not re.match(r"^#\s*CARRY-TREE\b", line):
-            continue
-        match = TREE_LINE.match(line)
-        if not match:
-            raise ValueError(f"line {number}: {line.strip()!r} is not `# CARRY-TREE NAME COMMIT:FOLDER`")
-        trees.append(Start(match["name"], match["commit"], match["folder"], False))
-    return trees
+    """The ``# CARRY-TREE`` lines of a sweep, in order (never cast); one that does not parse is an error."""
+    return _lines(sweep_text, "CARRY-TREE", TREE_LINE, "NAME COMMIT:FOLDER")
 
 
 def write_tree(root: Path, tree: Start) -> list[Path]:
