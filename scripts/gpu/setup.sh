@@ -307,9 +307,9 @@ chain_stage_6() {
 # The runner's log and time ledger in $LAB/results/PART/; the piece's last step scored on validation at its stages
 # (PART-UNTIL-validation); then back as piece-PART.tar.gz.part-*: every step's final/adapter_config.json (the runner
 # skips a step that has one), chain-step.json and results/summary.json (the ledger reads them), its helps' summaries,
-# and UNTIL's final adapter as trained (float32), which the next piece continues (training/core/chain_carry.py chooses them; the paths are relative to $CHAIN, so
-# collect_batch.py puts the piece in adapters/batch-N/PART/, and a `# CARRY-TREE chain COMMIT:adapters/batch-N/PART`
-# line of the next sweep brings it to .carry/chain/).
+# and UNTIL's final adapter as trained (float32), which the next piece continues (training/core/chain_carry.py
+# chooses them, relative to $CHAIN). collect_batch.py puts the piece in adapters/batch-N/PART/, and a `# CARRY-TREE
+# chain COMMIT:adapters/batch-N/PART` line of the next sweep brings it back as .carry/chain/.
 chain_piece() {
   local part=$1 until=$2 needs=$3 n
   mkdir -p $CHAIN $LAB/results/$part
