@@ -19,20 +19,21 @@ from pathlib import Path
 from training.cli.warm_start import parse_warm_start_arguments, warm_start_dataset, warm_start_tasks
 from training.core.arguments import RECIPES_DIR, read_recipe
 from training.core.chains import CHAINS_DIR, read_chain
+from training.core.format_start import help_parts
 
 
-def chain_helps() -> list[tuple[str, str]]:
-    """(stage, help recipe name) for each help part of the curriculum chain, in order."""
+def chain_helps() -> list[tuple[str, str, Path]]:
+    """(stage, help recipe name, its file) for each help part of the curriculum chain, in order."""
     out = []
     for step in read_chain(CHAINS_DIR / "curriculum.yaml").steps:
         helps = read_recipe(RECIPES_DIR / f"{step.run}.yaml").get("supervised_help")
         if helps and helps != "none":
-            out += [(step.run, name.strip()) for name in str(helps).split(",")]
+            out += [(step.run, name, recipe) for name, recipe in help_parts(str(helps))]
     return out
 
 
-def measure(name: str, procs: int, rows: int | None) -> dict:
-    args, sft, _ = parse_warm_start_arguments(["--config", str(RECIPES_DIR / f"{name}.yaml"), "--bf16", "false"])
+def measure(name: str, recipe: Path, procs: int, rows: int | None) -> dict:
+    args, sft, _ = parse_warm_start_arguments(["--config", str(recipe), "--bf16", "false"])
     size = args.problems or sft.max_steps * sft.per_device_train_batch_size * sft.gradient_accumulation_steps
     size = min(size, rows) if rows else size
     started = time.perf_counter()
@@ -74,8 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="write the table here (markdown)")
     args = parser.parse_args(argv)
     results = []
-    for stage, name in chain_helps():
-        result = {"stage": stage, **measure(name, args.procs, args.rows)}
+    for stage, name, recipe in chain_helps():
+        result = {"stage": stage, **measure(name, recipe, args.procs, args.rows)}
         print(
             f"{stage} {name}: {result['rows']} rows, {result['one']:.1f} s in one process, "
             f"{result['several']:.1f} s in {args.procs}, same rows: {result['same']}",

@@ -290,16 +290,22 @@ at_once() {
 # $LAB/results/chain-stage-X-help/, chain-stage-X-help-2/ and chain-stage-X/ for PART chain-X
 chain_stage_6() {
   local part=$1 start=$2 stage=chain-stage-${1#chain-}
-  mkdir -p $CHAIN/stage-5 $LAB/results/$part
+  mkdir -p $CHAIN/stage-5
   [ -d $CHAIN/stage-5/final ] || cp -r $start $CHAIN/stage-5/final
   for n in 1 2 3 4; do mkdir -p $CHAIN/stage-$n/final && cp $start/adapter_config.json $CHAIN/stage-$n/final/; done
-  timeout -s TERM 1740 python3 -m training.cli.curriculum --chain training/recipes/chains/curriculum.yaml \
-    --runs_dir $CHAIN --model $M --step_args=--report_to=none --until stage-6 > $LAB/results/$part/chain.log 2>&1
+  chain_until $part stage-6
   cp -r $CHAIN/stage-6/supervised-help/results $LAB/results/$stage-help 2>/dev/null
   cp -r $CHAIN/stage-6/supervised-help-2/results $LAB/results/$stage-help-2 2>/dev/null
   cp -r $CHAIN/stage-6/results $LAB/results/$stage 2>/dev/null
   cp $CHAIN/stage-6/chain-step.json $LAB/results/$stage/ 2>/dev/null   # the step's process time (chain_time.py)
-  cp $CHAIN/curriculum-time.json $LAB/results/$part/ 2>/dev/null       # the runner's time by step, as it printed
+}
+# chain_until PART UNTIL: the chain runner as `make curriculum UNTIL=UNTIL` runs it, into $CHAIN (at most 29
+# minutes); its log in $LAB/results/PART/chain.log and its time by step (curriculum-time.json) beside it
+chain_until() {
+  mkdir -p $CHAIN $LAB/results/$1
+  timeout -s TERM 1740 python3 -m training.cli.curriculum --chain training/recipes/chains/curriculum.yaml \
+    --runs_dir $CHAIN --model $M --step_args=--report_to=none --until $2 > $LAB/results/$1/chain.log 2>&1
+  cp $CHAIN/curriculum-time.json $LAB/results/$1/ 2>/dev/null   # the runner's time by step, as it printed
 }
 # chain_piece PART UNTIL [NEEDS]: `make curriculum UNTIL=UNTIL` (the runner as make runs it) into $CHAIN, going on
 # from the steps of earlier pieces carried as .carry/chain/ (keep_carried_starts puts them in $CHAIN; NEEDS, the last
@@ -312,11 +318,8 @@ chain_stage_6() {
 # chain COMMIT:adapters/batch-N/PART` line of the next sweep brings it back as .carry/chain/.
 chain_piece() {
   local part=$1 until=$2 needs=$3 n
-  mkdir -p $CHAIN $LAB/results/$part
   [ -z "$needs" ] || wait_for $CHAIN/$needs/final/adapter_model.safetensors || return 1
-  timeout -s TERM 1740 python3 -m training.cli.curriculum --chain training/recipes/chains/curriculum.yaml \
-    --runs_dir $CHAIN --model $M --step_args=--report_to=none --until $until > $LAB/results/$part/chain.log 2>&1
-  cp $CHAIN/curriculum-time.json $LAB/results/$part/ 2>/dev/null   # the runner's time by step, as it printed
+  chain_until $part $until
   n=${until#stage-}
   if [ -n "$DRY_RUN" ] || [ -s $CHAIN/$until/final/adapter_model.safetensors ]; then
     score $part-$until $CHAIN/$until/final validation 1-$n
