@@ -6,6 +6,7 @@ from pathlib import Path
 from scripts.analysis import chain_minutes
 from training.core.arguments import RECIPES_DIR, read_recipe
 from training.core.chains import CHAINS_DIR, read_chain
+from training.core.format_start import help_parts
 
 # the schedule each row's help run trained at, for runs older than summary.json's record of it: their sweeps' commands
 # (batch 40's s6a: sft-stage-6-help-long-texts as committed; idc: --lr_scheduler_type cosine, grpo_sweep_40.sh)
@@ -19,7 +20,7 @@ SCHEDULES_BEFORE_RECORDED = {
 
 
 def _helps(value) -> list[str]:
-    return [name.strip() for name in str(value).split(",")] if value not in (None, "", "none") else []
+    return [name for name, _ in help_parts(str(value))] if value not in (None, "", "none") else []
 
 
 def test_each_stage_of_the_chain_has_a_run_of_its_recipe_as_it_stands():
