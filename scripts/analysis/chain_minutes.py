@@ -26,8 +26,17 @@ GRPO = REPO_ROOT / "results" / "grpo"
 
 # (stage, the record's folder under results/grpo/, what it is): the latest run of each stage's recipe as it stands
 STAGES = [
-    ("stage-1", "batch-32/chain-stage-1", "`make curriculum UNTIL=stage-2`: the format start, then 310 GRPO steps"),
-    ("stage-2", "batch-32/chain-stage-2", "the same chain: `sft-stage-2-help-7m` (7 minutes), then 84 GRPO steps"),
+    (
+        "stage-1",
+        "batch-42/chain-a/stage-1/results",
+        "`make curriculum UNTIL=stage-2` (batch 42's chain-a): the format start, then GRPO (310 steps at most; "
+        "promoted at 180)",
+    ),
+    (
+        "stage-2",
+        "batch-42/chain-a/stage-2/results",
+        "the same chain: `sft-stage-2-help-7m` (7 minutes), then GRPO (84 steps at most; promoted at 20)",
+    ),
     ("stage-3", "batch-34/h3-steps", "`sft-stage-3-help-steps` (1,356 steps) alone, as stage-3.yaml runs it"),
     ("stage-4", "batch-34/h4-steps", "`sft-stage-4-help-steps` (1,274 steps) alone, as stage-4.yaml runs it"),
     ("stage-5", "batch-38/l5-5e4", "`sft-stage-5-help-long-texts` (759 steps at 5e-4) alone, as stage-5.yaml runs it"),
@@ -51,10 +60,17 @@ RATIO_RUNS = {
     ],
 }
 BAR_MINUTES = 60
-# the chain runner's clock against its steps' summaries: batches 32-34 ran the chain in three pieces, and their logs'
-# minutes (batch-34/README.md, "The chain's minutes ... from the chain logs") against the same steps' summaries
+# an earlier run of stages 1-2's recipes as they stand (batch 32's chain): GRPO stops at promotion, so minutes vary
+EARLIER_DRAW = ["batch-32/chain-stage-1", "batch-32/chain-stage-2"]
+# the chain runner's clock against its steps' summaries, piece by piece: a piece's runs/curriculum-time.json (the
+# process time `make curriculum` records, batch 42 on) or, for batches 33-34's pieces, their logs' minutes
+# (batch-34/README.md, "The chain's minutes ... from the chain logs"), against the same steps' summaries
 RUNNER_CLOCK = [
-    ("stages 1-2", 19.1, ["batch-32/chain-stage-1", "batch-32/chain-stage-2"]),
+    (
+        "stages 1-2",
+        "batch-42/chain-a/curriculum-time.json",
+        ["batch-42/chain-a/stage-1/results", "batch-42/chain-a/stage-2/results"],
+    ),
     ("stages 3-5", 22.2, ["batch-33/chain-stage-3", "batch-33/chain-stage-4", "batch-33/chain-stage-5"]),
     ("stage 6", 22.5, ["batch-34/chain-stage-6"]),
 ]
@@ -111,10 +127,22 @@ def ratio() -> tuple[float, dict[str, float]]:
     return means["NVIDIA H100"] / means["NVIDIA H200"], means
 
 
+def clock_minutes(clock: float | str) -> float:
+    """A piece's minutes by the runner's clock: read from its curriculum-time.json, or as its log said."""
+    if isinstance(clock, str):
+        return json.loads((GRPO / clock).read_text())["total_seconds"] / 60
+    return clock
+
+
+def minutes_of(folders: list[str]) -> float:
+    """The minutes ``make curriculum`` counts for these runs, from their summaries."""
+    return sum(sum(step_seconds(summary(f)).values()) for f in folders) / 60
+
+
 def runner_overhead() -> list[tuple[str, float, float]]:
-    """(piece, the runner's minutes, its steps' summary minutes) for each piece of batches 32-34's chain."""
+    """(piece, the runner's minutes, its steps' summary minutes) for each piece of the chain run in pieces."""
     return [
-        (piece, clock, sum(sum(step_seconds(summary(f)).values()) for f in folders) / 60)
+        (piece, clock_minutes(clock), minutes_of(folders))
         for piece, clock, folders in RUNNER_CLOCK
     ]
 
@@ -147,13 +175,18 @@ def render(stages: list[dict], scale: float, means: dict[str, float]) -> str:
         f"({len(RATIO_RUNS['NVIDIA H200'])} runs). One recipe's ratio stands for every stage's: GRPO's generation "
         "and the shorter texts of stages 1-4 may scale otherwise.",
         "- **Not counted above**: each step's building and tokenizing of its problems, loading the model and saving, "
-        "which the summaries leave out and the chain's clock does not. The runner's logs of batches 32-34 (the chain "
-        "in three pieces, on H200s shared by four lanes; `batch-34/README.md`) against their steps' summaries: "
+        "which the summaries leave out and the chain's clock does not. The runner's clock against its steps' "
+        "summaries, piece by piece (stages 1-2: batch 42's chain-a, `curriculum-time.json`; stages 3-6: batches "
+        "33-34's logs, `batch-34/README.md`; H200s shared by four lanes): "
         + "; ".join(f"{piece} {clock:.1f} against {counted:.1f}" for piece, clock, counted in pieces)
         + f" minutes, **{over:.1f} minutes more** in all (each help's process: `supervised help done in 469 s` in "
         "`batch-33/chain-35/chain.log.gz`, 424 s in its summary).",
         f"- **So the chain by the recipes of now: ~{total + over:.0f} minutes on H200s, ~{total * scale + over:.0f} "
-        f"on one H100** (the training scaled, the rest not), over the bar of {BAR_MINUTES}. `make curriculum` now "
+        f"on one H100** (the training scaled, the rest not), "
+        f"{'over' if total * scale + over > BAR_MINUTES else 'under'} the bar of {BAR_MINUTES}. GRPO stops when its "
+        f"stage is promoted, so its minutes are a draw: batch 32's chain ran the same recipes of stages 1-2 in "
+        f"{minutes_of(EARLIER_DRAW):.1f} minutes (stage 1 never promoted: 310 steps), the rows above in "
+        f"{sum(s['minutes'] for s in stages[:2]):.1f}. `make curriculum` now "
         "records each step's process time (`runs/<step>/chain-step.json`) and prints both figures when its steps are "
         "done (`runs/curriculum-time.json`), so a chain run as one reads its own.",
         "",

@@ -219,8 +219,29 @@ ARMS = [
         "idc-s2",
         41,
         LONG5E4,
-        "the same at seed 2 (its constant-rate pair went unscored)",
+        "the same at seed 2 (its constant-rate pair: idk-s2, batch 42)",
         {"validation": "idc-s2-validation"},
+    ),
+    (
+        "idk-s2",
+        42,
+        LONG5E4,
+        "the identifier part at a constant rate from s6a again, the sampler's seed 2 (batch 41's trained unscored)",
+        {"validation": "idk-s2-validation"},
+    ),
+    (
+        "c1000-idc",
+        42,
+        LONG5E4,
+        "the identifier part (annealed, 613 steps) from the long-text part's step 1,000 (s6a-r, a third draw of it)",
+        {"validation": "c1000-idc-validation"},
+    ),
+    (
+        "c1000-idc400",
+        42,
+        LONG5E4,
+        "the same in 400 steps (annealed over them)",
+        {"validation": "c1000-idc400-validation"},
     ),
 ]
 SPLITS = ("validation", "test", "out_of_register")
