@@ -22,6 +22,13 @@
 #           613 steps to 568 s, and long identifiers lengthen the rows): the 613 steps, and the cosine's length, stay.
 #   issue 18, where the gap opens in the lineage (4 GPUs only): h4-steps (the chain's stage 4, batch 34) on OORV at
 #           stages 3-4 and l5-5e4 (its stage 5, batch 38) on OORV at stages 4-5, beside their validation scores.
+#   item 2, stage 2's promotion check (4 GPUs only): chain-a's stage 2 was promoted at its first check (0.993 on 64
+#           validation problems, 512-575) and scored 0.968 at 25 words on 256 (0-255), under the goal of 0.98; from
+#           those 256 answers a 64-problem mean has a standard deviation of 0.016, and an adapter at 0.968 passes a
+#           check at 0.98 one time in four (bootstrap, batch-42/README.md). s2-p256: stage-2.yaml's GRPO from chain-a's
+#           stage 2 (no help: it had it), its 84 steps, with 256-problem checks (--promotion_problems 256, problems
+#           512-767): whether GRPO at 25 words lifts a stage under its goal once the check cannot pass by chance
+#           (batch 32's chain ran all 84 steps at 0.968-0.970 on 64-problem checks).
 #   Not here: a stage-5 help with identifiers (it needs stage 6 after it to be read: ~28 minutes, over a lane);
 #           item 1's stage-1 draws; the numeric register weighted in stage 6's first part.
 #
@@ -53,6 +60,8 @@
 #                         --long_identifier_share 0.5 (back in bf16); idc-long-s1, idc-long-s2: the same at --seed 1, 2
 #                         (not back).
 # PART=X-score            (X idc-long, idc-long-s1, idc-long-s2) X on validation at stages 5-6 and on OORV at 6, at once.
+# PART=s2-p256           stage-2.yaml's GRPO (84 steps at most) from chain-a's stage 2 with --supervised_help none
+#                         --promotion_problems 256, scored on validation at stages 1-2 (the adapter not back).
 # PART=lineage-oorv-score h4-steps on OORV and validation at stages 3-4, l5-5e4 on OORV at stages 4-5, at once.
 # Rules, written before the run (paired differences on the same 256 problems, scripts/paired_scores.py):
 #   issue 18, long identifiers: sft-stage-6-help-identifiers takes long_identifier_share: 0.5 if, over the seeds that
@@ -63,10 +72,13 @@
 #     more on average. If adopted, the recipe's comment says so and chain-c's stage 6 runs it.
 #   item 2, chain-b: no rule; its stage 5 goes on to chain-c whatever it scores, its ledger read with the pieces.
 #   issue 18, the lineage's OORV: reported.
+#   item 2, s2-p256: stage-2.yaml takes promotion_problems: 256 if s2-p256 scores 0.98 or more at 25 words on
+#     validation (problems 0-255, apart from its checks) and keeps 10 words at 0.99 or more; otherwise GRPO at 25
+#     words does not lift this stage by itself, and the record says so (stage 2's help is then the lever).
 # Plans (setup.sh's start_lanes; export BACK_RAW=0 first):
-#   4 GPUs: "chain-b" "idc-long idc-long-score lineage-oorv-score" "idc-long-s1 idc-long-s1-score"
+#   4 GPUs: "chain-b" "idc-long idc-long-score lineage-oorv-score" "idc-long-s1 idc-long-s1-score s2-p256"
 #           "idc-long-s2 idc-long-s2-score"
-#           (~24, ~16, ~13 and ~13 minutes)
+#           (~24, ~16, ~18 and ~13 minutes)
 #   2 GPUs: "chain-b" "idc-long idc-long-score idc-long-s1 idc-long-s1-score" (~24 and ~26 minutes: two draws)
 #   1 GPU:  "chain-b"
 # The .gpu/3 call's command (2 GPUs; 4: the four lanes above):
@@ -98,6 +110,9 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
     score ${PART%-score} $A validation 5-6 &
     score ${PART%-score} $A out_of_register_validation 6 &
     wait ;;
+  s2-p256) wait_for $CHAIN/stage-2/final/adapter_model.safetensors || exit 1
+    (back() { :; }; chain_stage s2-p256 2 $CHAIN/stage-2/final --supervised_help none --promotion_problems 256)
+    score s2-p256 $LAB/runs/s2-p256/final validation 1-2 ;;
   lineage-oorv-score) wait_for $H4/adapter_model.safetensors || exit 1
     score h4-steps $H4 out_of_register_validation 3-4 &
     score h4-steps $H4 validation 3-4 &
