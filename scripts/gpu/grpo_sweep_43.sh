@@ -25,7 +25,7 @@
 #   item 2, stage 2's promotion check (4 GPUs only): chain-a's stage 2 was promoted at its first check (0.993 on 64
 #           validation problems, 512-575) and scored 0.968 at 25 words on 256 (0-255), under the goal of 0.98; from
 #           those 256 answers a 64-problem mean has a standard deviation of 0.016, and an adapter at 0.968 passes a
-#           check at 0.98 one time in four (bootstrap, batch-42/README.md). s2-p256: stage-2.yaml's GRPO from chain-a's
+#           check at 0.98 one time in four (batch-42/promotion-check-noise-stage-2.md). s2-p256: stage-2.yaml's GRPO from chain-a's
 #           stage 2 (no help: it had it), its 84 steps, with 256-problem checks (--promotion_problems 256, problems
 #           512-767): whether GRPO at 25 words lifts a stage under its goal once the check cannot pass by chance
 #           (batch 32's chain ran all 84 steps at 0.968-0.970 on 64-problem checks).
