@@ -141,10 +141,7 @@ def minutes_of(folders: list[str]) -> float:
 
 def runner_overhead() -> list[tuple[str, float, float]]:
     """(piece, the runner's minutes, its steps' summary minutes) for each piece of the chain run in pieces."""
-    return [
-        (piece, clock_minutes(clock), minutes_of(folders))
-        for piece, clock, folders in RUNNER_CLOCK
-    ]
+    return [(piece, clock_minutes(clock), minutes_of(folders)) for piece, clock, folders in RUNNER_CLOCK]
 
 
 def render(stages: list[dict], scale: float, means: dict[str, float]) -> str:
