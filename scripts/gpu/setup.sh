@@ -316,13 +316,15 @@ chain_until() {
 # and UNTIL's final adapter as trained (float32), which the next piece continues (training/core/chain_carry.py
 # chooses them, relative to $CHAIN). collect_batch.py puts the piece in adapters/batch-N/PART/, and a `# CARRY-TREE
 # chain COMMIT:adapters/batch-N/PART` line of the next sweep brings it back as .carry/chain/.
+# PIECE_STAGES: the stages the last step is scored at (default 1-UNTIL's number; "none": not scored), for a piece
+# whose lane has no room for all of them (stage 6's: its help ~22 minutes, then the chain's own eval in the next).
 chain_piece() {
-  local part=$1 until=$2 needs=$3 n
+  local part=$1 until=$2 needs=$3 stages
   [ -z "$needs" ] || wait_for $CHAIN/$needs/final/adapter_model.safetensors || return 1
   chain_until $part $until
-  n=${until#stage-}
-  if [ -n "$DRY_RUN" ] || [ -s $CHAIN/$until/final/adapter_model.safetensors ]; then
-    score $part-$until $CHAIN/$until/final validation 1-$n
+  stages=${PIECE_STAGES:-1-${until#stage-}}
+  if [ "$stages" != none ] && { [ -n "$DRY_RUN" ] || [ -s $CHAIN/$until/final/adapter_model.safetensors ]; }; then
+    score $part-$until $CHAIN/$until/final validation $stages
   fi
   [ -n "$DRY_RUN" ] || (cd $CHAIN && tar cz $(python3 -m training.core.chain_carry . $until)) |
     split -b 15m - $OUT/piece-$part.tar.gz.part-

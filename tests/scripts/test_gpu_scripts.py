@@ -34,17 +34,35 @@ def sweep_parts(script_text: str) -> list[str]:
     return [part.strip() for label in labels for part in label.split("|") if part.strip() not in ("bg", "wait")]
 
 
-def dry_run(script, part: str, tmp_path) -> list[str]:
-    """The python3 commands ``PART=part bash script`` would run (setup.sh's DRY_RUN), one string each."""
+def dry_run(script, part: str, tmp_path, **extra_env: str) -> list[str]:
+    """The python3 commands ``PART=part bash script`` would run (setup.sh's DRY_RUN), one string each; ``extra_env``
+    set for the run too."""
     log, lab, out = tmp_path / f"{part}.log", tmp_path / "lab", tmp_path / "out"
     (lab / "results").mkdir(parents=True, exist_ok=True)
     out.mkdir(exist_ok=True)
     for name in sweep_parts(script.read_text()):  # a part that waits for another's log finds it
         (lab / "results" / f"bg-{name}.log").touch()
-    env = {**os.environ, "DRY_RUN": str(log), "LAB": str(lab), "OUT": str(out), "PART": part, "NAMES": "x"}
+    env = {**os.environ, "DRY_RUN": str(log), "LAB": str(lab), "OUT": str(out), "PART": part, "NAMES": "x", **extra_env}
     proc = subprocess.run(["bash", str(script)], cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert "set-up incomplete" not in proc.stdout, proc.stdout
     return log.read_text().splitlines() if log.exists() else []
+
+
+def test_a_chain_piece_scores_the_stages_piece_stages_names(tmp_path):
+    """setup.sh's chain_piece scores its last step at stages 1-N by default, at PIECE_STAGES when given, and not at
+    all with PIECE_STAGES=none (stage 6's piece: its lane has no room, the chain's own eval follows)."""
+    sweep = (
+        REPO_ROOT / "scripts" / "gpu" / "grpo_sweep_43.sh"
+    )  # its chain-b part is `chain_piece chain-b stage-5 stage-2`
+
+    def scored_stages(**env):
+        commands = dry_run(sweep, "chain-b", tmp_path / ("-".join(env.values()) or "default"), **env)
+        assert "training.cli.curriculum" in commands[0] and "--until stage-5" in commands[0]
+        return [c.split("--stages ")[1].split()[0] for c in commands if "training.cli.evaluate" in c]
+
+    assert scored_stages() == ["1-5"]
+    assert scored_stages(PIECE_STAGES="5") == ["5"]
+    assert scored_stages(PIECE_STAGES="none") == []
 
 
 def chain_step_commands(chain_argv: list[str]) -> list[list[str]]:
