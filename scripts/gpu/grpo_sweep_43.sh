@@ -5,9 +5,10 @@
 # -0.071): not adopted. The anneal's third paired draw tied (seed 2: -0.000; three draws +0.016 on average). idc40's
 # out-of-register gap opens at 50 words and doubles with each length: test - OOR 0.001 / 0.010 / 0.028 / 0.046 /
 # 0.119 / 0.298; half (OORV) to two thirds (OOR) of its out-of-register first slips from 100 words on fall on an
-# identifier or the word after one, and the longer the identifier the likelier (slip-hazard-idc40-stages-3-5.md). chain-a, `make curriculum
-# UNTIL=stage-2` from nothing, trained stages 1-2 in 15.4 minutes by the runner's clock (stage 1's GRPO 0.30 -> 0.99
-# on its checks in 180 steps, promoted); its stage 2 scored 0.968 at 25 words on 256 validation problems.
+# identifier or the word after one, and the longer the identifier the likelier (slip-hazard-idc40-stages-3-5.md).
+# chain-a, `make curriculum UNTIL=stage-2` from nothing, trained stages 1-2 in 15.4 minutes by the runner's clock
+# (stage 1's GRPO 0.30 -> 0.99 on its checks in 180 steps, promoted); its stage 2 scored 0.968 at 25 words on 256
+# validation problems (0.965 on test, on CPU).
 #   item 2, the chain as one run, in pieces: chain-b, the second piece, `make curriculum UNTIL=stage-5` from chain-a's
 #           piece (carried whole: every step's records and stage 2's float32 adapter): stages 3-5 by their helps (no
 #           GRPO steps: max_steps 0), stage 5 scored on validation at stages 1-5, the piece packed for chain-c (stage 6
@@ -25,9 +26,9 @@
 #   item 2, stage 2's promotion check (4 GPUs only): chain-a's stage 2 was promoted at its first check (0.993 on 64
 #           validation problems, 512-575) and scored 0.968 at 25 words on 256 (0-255), under the goal of 0.98; from
 #           those 256 answers a 64-problem mean has a standard deviation of 0.016, and an adapter at 0.968 passes a
-#           check at 0.98 one time in four (batch-42/promotion-check-noise-stage-2.md). s2-p256: stage-2.yaml's GRPO from chain-a's
-#           stage 2 (no help: it had it), its 84 steps, with 256-problem checks (--promotion_problems 256, problems
-#           512-767): whether GRPO at 25 words lifts a stage under its goal once the check cannot pass by chance
+#           check at 0.98 one time in four (batch-42/promotion-check-noise-stage-2.md). s2-p256: stage-2.yaml's
+#           GRPO from chain-a's stage 2 (no help: it had it), its 84 steps, with 256-problem checks
+#           (--promotion_problems 256, problems 512-767): whether GRPO at 25 words lifts a stage under its goal once the check cannot pass by chance
 #           (batch 32's chain ran all 84 steps at 0.968-0.970 on 64-problem checks).
 #   Not here: a stage-5 help with identifiers (it needs stage 6 after it to be read: ~28 minutes, over a lane);
 #           item 1's stage-1 draws; the numeric register weighted in stage 6's first part.
@@ -59,7 +60,8 @@
 # PART=idc-long           sft-stage-6-help-identifiers as committed (annealed, 613 steps) from s6a with
 #                         --long_identifier_share 0.5 (back in bf16); idc-long-s1, idc-long-s2: the same at --seed 1, 2
 #                         (not back).
-# PART=X-score            (X idc-long, idc-long-s1, idc-long-s2) X on validation at stages 5-6 and on OORV at 6, at once.
+# PART=X-score            (X idc-long, idc-long-s1, idc-long-s2) X on validation at stages 5-6 and on OORV at 6,
+#                         at once.
 # PART=s2-p256           stage-2.yaml's GRPO (84 steps at most) from chain-a's stage 2 with --supervised_help none
 #                         --promotion_problems 256, scored on validation at stages 1-2 (the adapter not back).
 # PART=lineage-oorv-score h4-steps on OORV and validation at stages 3-4, l5-5e4 on OORV at stages 4-5, at once.
