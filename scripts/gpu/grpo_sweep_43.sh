@@ -28,8 +28,9 @@
 #           those 256 answers a 64-problem mean has a standard deviation of 0.016, and an adapter at 0.968 passes a
 #           check at 0.98 one time in four (batch-42/promotion-check-noise-stage-2.md). s2-p256: stage-2.yaml's
 #           GRPO from chain-a's stage 2 (no help: it had it), its 84 steps, with 256-problem checks
-#           (--promotion_problems 256, problems 512-767): whether GRPO at 25 words lifts a stage under its goal once the check cannot pass by chance
-#           (batch 32's chain ran all 84 steps at 0.968-0.970 on 64-problem checks).
+#           (--promotion_problems 256, problems 512-767): whether GRPO at 25 words lifts a stage under its goal
+#           once the check cannot pass by chance (batch 32's chain ran all 84 steps at 0.968-0.970 on 64-problem
+#           checks).
 #   Not here: a stage-5 help with identifiers (it needs stage 6 after it to be read: ~28 minutes, over a lane);
 #           item 1's stage-1 draws; the numeric register weighted in stage 6's first part.
 #
