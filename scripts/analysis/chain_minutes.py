@@ -130,7 +130,10 @@ def ratio() -> tuple[float, dict[str, float]]:
 def clock_minutes(clock: float | str) -> float:
     """A piece's minutes by the runner's clock: read from its curriculum-time.json, or as its log said."""
     if isinstance(clock, str):
-        return json.loads((GRPO / clock).read_text())["total_seconds"] / 60
+        ledger = json.loads((GRPO / clock).read_text())
+        if ledger.get("summary_only") or ledger.get("not_recorded"):  # steps its total counts short, or not at all
+            raise SystemExit(f"{clock}: steps without process time ({ledger}): its total is not the runner's clock")
+        return ledger["total_seconds"] / 60
     return clock
 
 

@@ -3,9 +3,9 @@
 # Batch 42 (results/grpo/batch-42/README.md; four H200s, every part): stage 6's first part cut to 1,000 steps kept
 # 500 words on validation (c1000-idc 0.926, -0.008 paired against idc40) and lost out of register (OORV 0.532,
 # -0.071): not adopted. The anneal's third paired draw tied (seed 2: -0.000; three draws +0.016 on average). idc40's
-# out-of-register gap opens at 50 words and doubles with each length: test - OOR 0.001 / 0.010 / 0.028 / 0.046 /
+# out-of-register gap opens at 50 words and grows with each length: test - OOR 0.001 / 0.010 / 0.028 / 0.046 /
 # 0.119 / 0.298; half (OORV) to two thirds (OOR) of its out-of-register first slips from 100 words on fall on an
-# identifier or the word after one, and the longer the identifier the likelier (slip-hazard-idc40-stages-3-5.md).
+# identifier or the word after one, and the longer the identifier the likelier (slip-hazard-idc40-stages-3-6.md).
 # chain-a, `make curriculum UNTIL=stage-2` from nothing, trained stages 1-2 in 15.4 minutes by the runner's clock
 # (stage 1's GRPO 0.30 -> 0.99 on its checks in 180 steps, promoted); its stage 2 scored 0.968 at 25 words on 256
 # validation problems (0.965 on test, on CPU).

@@ -318,6 +318,7 @@ chain_until() {
 # chain COMMIT:adapters/batch-N/PART` line of the next sweep brings it back as .carry/chain/.
 # PIECE_STAGES: the stages the last step is scored at (default 1-UNTIL's number; "none": not scored), for a piece
 # whose lane has no room for all of them (stage 6's: its help ~22 minutes, then the chain's own eval in the next).
+# Give it on the part's own command (PIECE_STAGES=6 chain_piece ...): exported, it would reach every piece after.
 chain_piece() {
   local part=$1 until=$2 needs=$3 stages
   [ -z "$needs" ] || wait_for $CHAIN/$needs/final/adapter_model.safetensors || return 1

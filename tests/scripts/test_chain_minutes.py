@@ -1,7 +1,10 @@
 """scripts/analysis/chain_minutes.py: the chain's minutes by the recipes of now, from committed run records. Each
 record must be a run of its stage's recipe as it stands, so that a recipe changed without its row fails here."""
 
+import json
 from pathlib import Path
+
+import pytest
 
 from scripts.analysis import chain_minutes
 from training.core.arguments import RECIPES_DIR, read_recipe
@@ -71,3 +74,15 @@ def test_the_runners_clock_is_read_against_the_same_steps_summaries():
     assert [piece for piece, *_ in pieces] == ["stages 1-2", "stages 3-5", "stage 6"]
     for _, clock, counted in pieces:  # the clock counts what the summaries leave out: it is the larger
         assert clock > counted > 0
+
+
+def test_a_pieces_clock_with_steps_it_did_not_time_is_refused(tmp_path, monkeypatch):
+    """A piece's curriculum-time.json whose total leaves steps out (counted by their summary only, or not at all) is
+    not the runner's clock: reading it as one would understate the overhead."""
+    monkeypatch.setattr(chain_minutes, "GRPO", tmp_path)
+    ledger = {"steps": [], "total_seconds": 600.0, "devices": [], "summary_only": [], "not_recorded": []}
+    (tmp_path / "whole.json").write_text(json.dumps(ledger))
+    (tmp_path / "short.json").write_text(json.dumps({**ledger, "summary_only": ["stage-1"]}))
+    assert chain_minutes.clock_minutes("whole.json") == 10.0 and chain_minutes.clock_minutes(12.5) == 12.5
+    with pytest.raises(SystemExit, match="steps without process time"):
+        chain_minutes.clock_minutes("short.json")
