@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from anywhere
 from scripts.analysis.emit import emit  # noqa: E402
+from scripts.analysis.slip_hazard_by_word_kind import parse_stages  # noqa: E402
 from scripts.summarize_runs import read_jsonl  # noqa: E402
 from training.core.slip_diagnostics import is_symbolic  # noqa: E402
 
@@ -38,11 +39,9 @@ def form(word: str) -> str:
     return next((name for name, mark in FORMS.items() if mark.search(word)), OTHER)
 
 
-def stage_numbers(spec: str | None) -> set[str] | None:
-    if not spec:
-        return None
-    low, _, high = spec.partition("-")
-    return {f"stage-{n}" for n in range(int(low), int(high or low) + 1)}
+def stage_tasks(spec: str | None) -> set[str] | None:
+    """The task names of the stages ``spec`` gives (``4-6``: stage-4 to stage-6), or None (every task) without one."""
+    return {f"stage-{n}" for n in parse_stages(spec)} if spec else None
 
 
 def count_forms(folder: Path, tasks: set[str] | None) -> dict:
@@ -79,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stages", help="curriculum stages, e.g. 6 or 4-6 (default: every task)")
     parser.add_argument("--out", type=Path, help="also write the table here (markdown)")
     args = parser.parse_args(argv)
-    tasks = stage_numbers(args.stages)
+    tasks = stage_tasks(args.stages)
     emit(render([(f, count_forms(f, tasks)) for f in args.folders], args.stages), args.out)
     return 0
 

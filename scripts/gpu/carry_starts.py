@@ -123,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=REPO_ROOT, help="the repository (tests use another)")
     args = parser.parse_args(argv)
     try:
-        starts, trees = carried_starts(args.sweep.read_text()), carried_trees(args.sweep.read_text())
+        sweep_text = args.sweep.read_text()
+        starts, trees = carried_starts(sweep_text), carried_trees(sweep_text)
         if not starts and not trees:
             raise ValueError(f"{args.sweep} has no `# CARRY NAME COMMIT:FOLDER` line")
         for tree in trees:

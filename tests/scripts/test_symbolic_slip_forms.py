@@ -35,7 +35,7 @@ def test_first_slips_are_counted_by_form_for_the_stages_asked(tmp_path):
         {"task": "stage-5", "label": "baseline", "first_slip_word": "a.b"},  # not the trained adapter
     ]
     (tmp_path / "problems.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    counts = symbolic_slip_forms.count_forms(tmp_path, symbolic_slip_forms.stage_numbers("4-6"))
+    counts = symbolic_slip_forms.count_forms(tmp_path, symbolic_slip_forms.stage_tasks("4-6"))
     assert counts["first_slips"] == 3 and counts["symbolic"] == 2
     assert counts["forms"] == {"LaTeX": 1, "code-like": 1}
     out = tmp_path / "forms.md"
