@@ -37,9 +37,14 @@ STAGES = [
         "batch-42/chain-a/stage-2/results",
         "the same chain: `sft-stage-2-help-7m` (7 minutes), then GRPO (84 steps at most; promoted at 20)",
     ),
-    ("stage-3", "batch-34/h3-steps", "`sft-stage-3-help-steps` (1,356 steps) alone, as stage-3.yaml runs it"),
-    ("stage-4", "batch-34/h4-steps", "`sft-stage-4-help-steps` (1,274 steps) alone, as stage-4.yaml runs it"),
-    ("stage-5", "batch-38/l5-5e4", "`sft-stage-5-help-long-texts` (759 steps at 5e-4) alone, as stage-5.yaml runs it"),
+    (
+        "stage-3",
+        "batch-43/chain-b/stage-3/results",
+        "`make curriculum UNTIL=stage-5` from chain-a's piece (batch 43's chain-b): `sft-stage-3-help-steps` (1,356 "
+        "steps), no GRPO steps",
+    ),
+    ("stage-4", "batch-43/chain-b/stage-4/results", "the same chain: `sft-stage-4-help-steps` (1,274 steps)"),
+    ("stage-5", "batch-43/chain-b/stage-5/results", "the same chain: `sft-stage-5-help-long-texts` (759 steps, 5e-4)"),
     (
         "stage-6",
         ("batch-40/s6a", "batch-40/idc"),
@@ -63,15 +68,20 @@ BAR_MINUTES = 60
 # an earlier run of stages 1-2's recipes as they stand (batch 32's chain): GRPO stops at promotion, so minutes vary
 EARLIER_DRAW = ["batch-32/chain-stage-1", "batch-32/chain-stage-2"]
 # the chain runner's clock against its steps' summaries, piece by piece: a piece's runs/curriculum-time.json (the
-# process time `make curriculum` records, batch 42 on) or, for batches 33-34's pieces, their logs' minutes
-# (batch-34/README.md, "The chain's minutes ... from the chain logs"), against the same steps' summaries
+# process time `make curriculum` records, batch 42 on; with the steps to read where the ledger also holds the steps
+# carried in from the piece before) or, for batch 34's piece, its log's minutes (batch-34/README.md, "The chain's
+# minutes ... from the chain logs"), against the same steps' summaries
 RUNNER_CLOCK = [
     (
         "stages 1-2",
         "batch-42/chain-a/curriculum-time.json",
         ["batch-42/chain-a/stage-1/results", "batch-42/chain-a/stage-2/results"],
     ),
-    ("stages 3-5", 22.2, ["batch-33/chain-stage-3", "batch-33/chain-stage-4", "batch-33/chain-stage-5"]),
+    (
+        "stages 3-5",
+        ("batch-43/chain-b/curriculum-time.json", ("stage-3", "stage-4", "stage-5")),
+        ["batch-43/chain-b/stage-3/results", "batch-43/chain-b/stage-4/results", "batch-43/chain-b/stage-5/results"],
+    ),
     ("stage 6", 22.5, ["batch-34/chain-stage-6"]),
 ]
 
@@ -127,14 +137,22 @@ def ratio() -> tuple[float, dict[str, float]]:
     return means["NVIDIA H100"] / means["NVIDIA H200"], means
 
 
-def clock_minutes(clock: float | str) -> float:
-    """A piece's minutes by the runner's clock: read from its curriculum-time.json, or as its log said."""
-    if isinstance(clock, str):
-        ledger = json.loads((GRPO / clock).read_text())
-        if ledger.get("summary_only") or ledger.get("not_recorded"):  # steps its total counts short, or not at all
-            raise SystemExit(f"{clock}: steps without process time ({ledger}): its total is not the runner's clock")
+def clock_minutes(clock: float | str | tuple[str, tuple[str, ...]]) -> float:
+    """A piece's minutes by the runner's clock: read from its curriculum-time.json (all of it, or the steps named
+    beside it), or as its log said."""
+    if isinstance(clock, (int, float)):
+        return clock
+    path, steps = (clock, None) if isinstance(clock, str) else clock
+    ledger = json.loads((GRPO / path).read_text())
+    if ledger.get("summary_only") or ledger.get("not_recorded"):  # steps its total counts short, or not at all
+        raise SystemExit(f"{path}: steps without process time ({ledger}): its total is not the runner's clock")
+    if steps is None:
         return ledger["total_seconds"] / 60
-    return clock
+    timed = {step["run"]: step["process_seconds"] for step in ledger["steps"]}
+    missing = [step for step in steps if step not in timed]
+    if missing:
+        raise SystemExit(f"{path} has no process time for {', '.join(missing)}")
+    return sum(timed[step] for step in steps) / 60
 
 
 def minutes_of(folders: list[str]) -> float:
@@ -157,7 +175,8 @@ def render(stages: list[dict], scale: float, means: dict[str, float]) -> str:
         "Written by `scripts/analysis/chain_minutes.py` from the committed `summary.json` of the latest run of each "
         "stage's recipe as it stands, counted as `make curriculum` counts them (`training/core/chain_time.py`: a "
         "stage's format start, supervised help and GRPO steps, wall clock; model loading before GRPO not counted). "
-        "The stages ran in different batches, each from the stage before it as then chosen, never as one chain.",
+        "Stages 1-5 ran as one chain in two pieces (batch 42's chain-a, batch 43's chain-b from it); stage 6's "
+        "rows ran in batch 40, from a stage 5 of its recipe.",
         "",
         "| stage | run | what | parts (minutes) | minutes | card |",
         "| --- | --- | --- | --- | --- | --- |",
@@ -176,8 +195,8 @@ def render(stages: list[dict], scale: float, means: dict[str, float]) -> str:
         "and the shorter texts of stages 1-4 may scale otherwise.",
         "- **Not counted above**: each step's building and tokenizing of its problems, loading the model and saving, "
         "which the summaries leave out and the chain's clock does not. The runner's clock against its steps' "
-        "summaries, piece by piece (stages 1-2: batch 42's chain-a, `curriculum-time.json`; stages 3-6: batches "
-        "33-34's logs, `batch-34/README.md`; H200s shared by four lanes): "
+        "summaries, piece by piece (stages 1-2: batch 42's chain-a, stages 3-5: batch 43's chain-b, each its "
+        "`curriculum-time.json`; stage 6: batch 34's log, `batch-34/README.md`; H200s shared by two to four lanes): "
         + "; ".join(f"{piece} {clock:.1f} against {counted:.1f}" for piece, clock, counted in pieces)
         + f" minutes, **{over:.1f} minutes more** in all (each help's process: `supervised help done in 469 s` in "
         "`batch-33/chain-35/chain.log.gz`, 424 s in its summary).",

@@ -86,3 +86,16 @@ def test_a_pieces_clock_with_steps_it_did_not_time_is_refused(tmp_path, monkeypa
     assert chain_minutes.clock_minutes("whole.json") == 10.0 and chain_minutes.clock_minutes(12.5) == 12.5
     with pytest.raises(SystemExit, match="steps without process time"):
         chain_minutes.clock_minutes("short.json")
+
+
+def test_a_pieces_clock_reads_the_steps_it_names_from_a_ledger_that_carries_earlier_ones(tmp_path, monkeypatch):
+    """A piece continued from another carries the earlier steps in its curriculum-time.json: the piece's own clock is
+    its own steps' process time, and a step the ledger did not time is an error, not a zero."""
+    monkeypatch.setattr(chain_minutes, "GRPO", tmp_path)
+    steps = [{"run": f"stage-{n}", "process_seconds": 60.0 * n} for n in (1, 2, 3)]
+    ledger = {"steps": steps, "total_seconds": 360.0, "devices": [], "summary_only": [], "not_recorded": []}
+    (tmp_path / "piece.json").write_text(json.dumps(ledger))
+    assert chain_minutes.clock_minutes("piece.json") == 6.0
+    assert chain_minutes.clock_minutes(("piece.json", ("stage-2", "stage-3"))) == 5.0
+    with pytest.raises(SystemExit, match="no process time for stage-4"):
+        chain_minutes.clock_minutes(("piece.json", ("stage-3", "stage-4")))
