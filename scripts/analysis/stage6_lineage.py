@@ -243,6 +243,13 @@ ARMS = [
         "the same in 400 steps (annealed over them)",
         {"validation": "c1000-idc400-validation"},
     ),
+    (
+        "idc-long",
+        43,
+        LONG5E4,
+        "the identifier part annealed from s6a with half its identifiers long (--long_identifier_share 0.5; not adopted)",
+        {"validation": "idc-long-validation"},
+    ),
 ]
 SPLITS = ("validation", "test", "out_of_register")
 

@@ -50,7 +50,8 @@ def dry_run(script, part: str, tmp_path, **extra_env: str) -> list[str]:
 
 def test_a_chain_piece_scores_the_stages_piece_stages_names(tmp_path):
     """setup.sh's chain_piece scores its last step at stages 1-N by default, at PIECE_STAGES when given, and not at
-    all with PIECE_STAGES=none (stage 6's piece: its lane has no room, the chain's own eval follows)."""
+    all with PIECE_STAGES=none (stage 6's piece: its lane has no room, the chain's own eval follows); each stage it
+    trained before its last is scored at its own stage (3 and 4 here: the piece continues from stage 2)."""
     sweep = (
         REPO_ROOT / "scripts" / "gpu" / "grpo_sweep_43.sh"
     )  # its chain-b part is `chain_piece chain-b stage-5 stage-2`
@@ -58,10 +59,10 @@ def test_a_chain_piece_scores_the_stages_piece_stages_names(tmp_path):
     def scored_stages(**env):
         commands = dry_run(sweep, "chain-b", tmp_path / ("-".join(env.values()) or "default"), **env)
         assert "training.cli.curriculum" in commands[0] and "--until stage-5" in commands[0]
-        return [c.split("--stages ")[1].split()[0] for c in commands if "training.cli.evaluate" in c]
+        return sorted(c.split("--stages ")[1].split()[0] for c in commands if "training.cli.evaluate" in c)
 
-    assert scored_stages() == ["1-5"]
-    assert scored_stages(PIECE_STAGES="5") == ["5"]
+    assert scored_stages() == ["1-5", "3", "4"]
+    assert scored_stages(PIECE_STAGES="5") == ["3", "4", "5"]
     assert scored_stages(PIECE_STAGES="none") == []
 
 
