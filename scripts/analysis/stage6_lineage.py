@@ -247,7 +247,7 @@ ARMS = [
         "idc-long",
         43,
         LONG5E4,
-        "the identifier part annealed from s6a with half its identifiers long (--long_identifier_share 0.5; not adopted)",
+        "the identifier part annealed from s6a, half its identifiers long (--long_identifier_share 0.5; not adopted)",
         {"validation": "idc-long-validation"},
     ),
 ]
