@@ -29,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from anywhere
 from scripts.first_slip_words import slip_groups  # noqa: E402
 from scripts.summarize_runs import read_jsonl  # noqa: E402
+from training.cli.evaluate import parse_stages  # noqa: E402  (the eval's own reading of a stages spec)
 from training.core.slip_diagnostics import is_symbolic  # noqa: E402
 
 KINDS = ("plain", "plain, after symbolic", "symbolic, 1-2 components", "symbolic, 3", "symbolic, 4+", "doubled")
@@ -91,11 +92,6 @@ def folder_hazards(folder: Path, stages: set[int]) -> list[dict]:
     return rows
 
 
-def parse_stages(spec: str) -> set[int]:
-    low, _, high = spec.partition("-")
-    return set(range(int(low), int(high or low) + 1))
-
-
 def markdown(rows: list[dict]) -> str:
     header = "| folder | split | task | " + " | ".join(KINDS) + " |"
     lines = [header, "| " + " | ".join(["---"] * (3 + len(KINDS))) + " |"]
@@ -114,7 +110,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stages", default="4-6", help="curriculum stages, e.g. 6 or 4-6")
     parser.add_argument("--out", type=Path, help="also write the table here (markdown)")
     args = parser.parse_args(argv)
-    rows = [row for folder in args.folders for row in folder_hazards(folder, parse_stages(args.stages))]
+    try:
+        stages = set(parse_stages(args.stages))
+    except ValueError as error:
+        parser.error(str(error))
+    rows = [row for folder in args.folders for row in folder_hazards(folder, stages)]
     table = markdown(rows)
     print("First slips per 1,000 words at risk (first slips / words at risk), by kind of word:\n")
     print(table)

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from anywhere
 from scripts.analysis.emit import emit  # noqa: E402
-from scripts.analysis.slip_hazard_by_word_kind import parse_stages  # noqa: E402
 from scripts.summarize_runs import read_jsonl  # noqa: E402
+from training.cli.evaluate import parse_stages  # noqa: E402  (the eval's own reading of a stages spec)
 from training.core.slip_diagnostics import is_symbolic  # noqa: E402
 
 # form -> what marks it, tried in this order; a symbolic word that matches none is "code-like"
@@ -78,7 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stages", help="curriculum stages, e.g. 6 or 4-6 (default: every task)")
     parser.add_argument("--out", type=Path, help="also write the table here (markdown)")
     args = parser.parse_args(argv)
-    tasks = stage_tasks(args.stages)
+    try:
+        tasks = stage_tasks(args.stages)
+    except ValueError as error:
+        parser.error(str(error))
     emit(render([(f, count_forms(f, tasks)) for f in args.folders], args.stages), args.out)
     return 0
 

@@ -1,5 +1,6 @@
 """scripts/analysis/symbolic_slip_forms.py: the forms of the code-like words answers first slip on."""
 
+import importlib
 import json
 
 import pytest
@@ -41,3 +42,13 @@ def test_first_slips_are_counted_by_form_for_the_stages_asked(tmp_path):
     out = tmp_path / "forms.md"
     assert symbolic_slip_forms.main([str(tmp_path), "--stages", "4-6", "--out", str(out)]) == 0
     assert "| 3 | 2 | 0 | 1 | 0 | 0 | 1 |" in out.read_text()
+
+
+@pytest.mark.parametrize("module", ["symbolic_slip_forms", "slip_hazard_by_word_kind"])
+def test_a_stages_spec_the_eval_would_refuse_is_one_clear_message(module, tmp_path, capsys):
+    """Both slip readers take --stages as the eval reads it (one parser): stage 7 or a word is a usage error."""
+    main = importlib.import_module(f"scripts.analysis.{module}").main
+    for bad in ("7", "four"):
+        with pytest.raises(SystemExit) as stop:
+            main([str(tmp_path), "--stages", bad])
+        assert stop.value.code == 2 and "STAGES=" in capsys.readouterr().err
