@@ -17,7 +17,6 @@ part before).
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sys
@@ -26,7 +25,7 @@ from pathlib import Path
 
 from training.core.arguments import RECIPES_DIR, RecipeError, read_recipe
 from training.core.reporting import report
-from training.core.runs import RUN_SUMMARY
+from training.core.runs import RUN_SUMMARY, run_summary
 from training.core.stop_signals import StopRequested, run_child_until_stopped
 
 FOLDER = "format-start"
@@ -157,9 +156,10 @@ def _run_supervised(
     earlier attempt left there (trained from ``start``, and by ``recipe`` where its ``RECIPE_FILE`` names one); (its
     final adapter, its record). ``rest``: for a help's part, the ``supervised_help``
     the run takes after it is trained by hand (the parts after it, or none); ``then``: what goes on from it."""
-    final, summary_file = folder / "final", folder / RUN_SUMMARY
-    if _trained(folder):
-        trained_from = json.loads(summary_file.read_text()).get("init_adapter")
+    final = folder / "final"
+    summary = run_summary(folder) if _trained(folder) else None
+    if summary is not None:
+        trained_from = summary.get("init_adapter")
         if (Path(trained_from).resolve() if trained_from else None) != (Path(start).resolve() if start else None):
             raise RecipeError(
                 f"{folder}/ holds a {label} trained from {trained_from or 'a fresh adapter'}, but this run starts "
@@ -199,7 +199,9 @@ def _run_supervised(
                 "GRPO did not start; the same command again reuses it and goes on",
             )
         report(f"{label} done in {time.time() - started:.0f} s: {then} {final}/")
-    summary = json.loads(summary_file.read_text())
+        summary = run_summary(folder)
+        if summary is None:
+            raise RecipeError(f"the {label} left its adapter but no {RUN_SUMMARY} in {folder}/: its output is above")
     record = {
         "recipe": str(recipe),
         "adapter": str(final),
