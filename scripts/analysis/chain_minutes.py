@@ -144,12 +144,13 @@ def clock_minutes(clock: float | str | tuple[str, tuple[str, ...]]) -> float:
         return clock
     path, steps = (clock, None) if isinstance(clock, str) else clock
     ledger = json.loads((GRPO / path).read_text())
-    if ledger.get("summary_only") or ledger.get("not_recorded"):  # steps its total counts short, or not at all
-        raise SystemExit(f"{path}: steps without process time ({ledger}): its total is not the runner's clock")
+    untimed = [*ledger.get("summary_only", []), *ledger.get("not_recorded", [])]  # counted short, or not at all
     if steps is None:
+        if untimed:
+            raise SystemExit(f"{path}: steps without process time ({ledger}): its total is not the runner's clock")
         return ledger["total_seconds"] / 60
-    timed = {step["run"]: step["process_seconds"] for step in ledger["steps"]}
-    missing = [step for step in steps if step not in timed]
+    timed = {step["run"]: step["process_seconds"] for step in ledger["steps"] if step["process_seconds"] is not None}
+    missing = [step for step in steps if step not in timed]  # only the steps read: carried ones may be untimed
     if missing:
         raise SystemExit(f"{path} has no process time for {', '.join(missing)}")
     return sum(timed[step] for step in steps) / 60

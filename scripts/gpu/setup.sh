@@ -316,7 +316,8 @@ chain_until() {
 # and UNTIL's final adapter as trained (float32), which the next piece continues (training/core/chain_carry.py
 # chooses them, relative to $CHAIN). collect_batch.py puts the piece in adapters/batch-N/PART/, and a `# CARRY-TREE
 # chain COMMIT:adapters/batch-N/PART` line of the next sweep brings it back as .carry/chain/.
-# PIECE_STAGES: the stages the last step is scored at (default 1-UNTIL's number; "none": not scored), for a piece
+# Each step the piece trained before UNTIL is scored too, at its own stage only (PART-stage-K-validation).
+# PIECE_STAGES: the stages the last step is scored at (default 1-UNTIL's number; "none": no step scored), for a piece
 # whose lane has no room for all of them (stage 6's: its help ~22 minutes, then the chain's own eval in the next).
 # Give it on the part's own command (PIECE_STAGES=6 chain_piece ...): exported, it would reach every piece after.
 chain_piece() {

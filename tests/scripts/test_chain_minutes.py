@@ -99,3 +99,11 @@ def test_a_pieces_clock_reads_the_steps_it_names_from_a_ledger_that_carries_earl
     assert chain_minutes.clock_minutes(("piece.json", ("stage-2", "stage-3"))) == 5.0
     with pytest.raises(SystemExit, match="no process time for stage-4"):
         chain_minutes.clock_minutes(("piece.json", ("stage-3", "stage-4")))
+    # a carried step timed by its summary only spoils the whole ledger's total, not the piece's own steps
+    steps[0]["process_seconds"] = None
+    (tmp_path / "carried.json").write_text(json.dumps({**ledger, "steps": steps, "summary_only": ["stage-1"]}))
+    assert chain_minutes.clock_minutes(("carried.json", ("stage-2", "stage-3"))) == 5.0
+    with pytest.raises(SystemExit, match="steps without process time"):
+        chain_minutes.clock_minutes("carried.json")
+    with pytest.raises(SystemExit, match="no process time for stage-1"):
+        chain_minutes.clock_minutes(("carried.json", ("stage-1", "stage-2")))
