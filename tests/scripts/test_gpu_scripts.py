@@ -66,6 +66,15 @@ def test_a_chain_piece_scores_the_stages_piece_stages_names(tmp_path):
     assert scored_stages(PIECE_STAGES="none") == []
 
 
+def test_a_first_chain_piece_scores_stage_1_at_its_own_stage_too(tmp_path):
+    """A piece from nothing (no NEEDS: batch 42's `chain_piece chain-a stage-2`) trains stage 1 before its last."""
+    sweep = REPO_ROOT / "scripts" / "gpu" / "grpo_sweep_42.sh"
+    commands = dry_run(sweep, "chain-a", tmp_path)
+    assert "--until stage-2" in commands[0]
+    scored = sorted(c.split("--stages ")[1].split()[0] for c in commands if "training.cli.evaluate" in c)
+    assert scored == ["1", "1-2"]
+
+
 def chain_step_commands(chain_argv: list[str]) -> list[list[str]]:
     """The training commands ``python -m training.cli.curriculum CHAIN_ARGV`` would run (its ``--dry_run``)."""
     proc = subprocess.run(
