@@ -19,8 +19,8 @@
 #           the goal of 0.98; a 64-problem check passes an adapter at 0.968 one time in four. s2-p256: stage-2.yaml's
 #           GRPO from chain-a's stage 2 (no help: it had it), its 84 steps, with 256-problem checks
 #           (--promotion_problems 256, problems 512-767).
-#   issue 18, the lineage's OORV (4 GPUs only, from sweep 43): l5-5e4 on OORV at stages 4-5 (h4-steps' at stages 3-4
-#           ran on CPU after batch 43: batch-43/cpu-eval/h4-steps-oorv-stages-3-4).
+#   issue 18, the lineage's OORV (4 GPUs only, from sweep 43): l5-5e4 on OORV at stage 4 (h4-steps' at stages 3-4 and
+#           l5-5e4's at stage 5 ran on CPU after batch 43: batch-43/cpu-eval/).
 #   Not here: chain-c (stage 6 from chain-b's stage 5). Sweep 43 said the chain goes on whatever its stage 5 scores;
 #           changed after seeing 0.825: stage 6 from a stage 5 already failing item 2 would spend ~25 device-minutes,
 #           and the chain's next piece waits for stage 5's recipe; stage 6 whole from l5-cos (~31 minutes, over a
@@ -56,7 +56,7 @@
 # PART=X-score            (X l5-cos, l5-cos-s3, l5-5e4-s3) X on validation at stages 1-5.
 # PART=s2-p256            stage-2.yaml's GRPO (84 steps at most) from chain-a's stage 2 with --supervised_help none
 #                         --promotion_problems 256, scored on validation at stages 1-2 (the adapter not back).
-# PART=lineage-oorv-score l5-5e4 on OORV at stages 4-5.
+# PART=lineage-oorv-score l5-5e4 on OORV at stage 4.
 # Rules, written before the run (paired differences on the same 256 problems, scripts/paired_scores.py):
 #   item 2, stage 5 annealed: sft-stage-5-help-long-texts takes lr_scheduler_type: cosine if all three hold:
 #     (a) stage 5's own checkpoint at 200 words on validation, over the three paired draws that ran (draw 1: l5-cos
@@ -110,6 +110,6 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   s2-p256) wait_for $CHAIN/stage-2/final/adapter_model.safetensors || exit 1
     (back() { :; }; chain_stage s2-p256 2 $CHAIN/stage-2/final --supervised_help none --promotion_problems 256)
     score s2-p256 $LAB/runs/s2-p256/final validation 1-2 ;;
-  lineage-oorv-score) wait_for $L5/adapter_model.safetensors && score l5-5e4 $L5 out_of_register_validation 4-5 ;;
+  lineage-oorv-score) wait_for $L5/adapter_model.safetensors && score l5-5e4 $L5 out_of_register_validation 4 ;;
 esac
 [ -z "$BG" ] && results_back  # results.tar.gz.part-* (collect_batch.py joins them)
