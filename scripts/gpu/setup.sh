@@ -320,22 +320,21 @@ chain_until() {
 # PIECE_STAGES: the stages the last step is scored at (default 1-UNTIL's number; "none": no step scored), for a piece
 # whose lane has no room for all of them (stage 6's: its help ~22 minutes, then the chain's own eval in the next).
 # Give it on the part's own command (PIECE_STAGES=6 chain_piece ...): exported, it would reach every piece after.
+chain_step_trained() { [ -n "$DRY_RUN" ] || [ -s $CHAIN/$1/final/adapter_model.safetensors ]; }  # STEP in $CHAIN
 chain_piece() {
   local part=$1 until=$2 needs=$3 stages k
   [ -z "$needs" ] || wait_for $CHAIN/$needs/final/adapter_model.safetensors || return 1
   chain_until $part $until
   stages=${PIECE_STAGES:-1-${until#stage-}}
-  # each stage the piece trained before its last, at its own stage: every stage's checkpoint is the product, and only
-  # the last one's adapter leaves the machine (batch 43's chain-b came back with stage 5's scores alone)
-  for k in $(seq $((${needs#stage-} + 1)) $((${until#stage-} - 1))); do
-    if [ "$stages" != none ] && { [ -n "$DRY_RUN" ] || [ -s $CHAIN/stage-$k/final/adapter_model.safetensors ]; }; then
-      score $part-stage-$k $CHAIN/stage-$k/final validation $k &
-    fi
-  done
-  if [ "$stages" != none ] && { [ -n "$DRY_RUN" ] || [ -s $CHAIN/$until/final/adapter_model.safetensors ]; }; then
-    score $part-$until $CHAIN/$until/final validation $stages
+  if [ "$stages" != none ]; then
+    # each stage the piece trained before its last, at its own stage: every stage's checkpoint is the product, and
+    # only the last one's adapter leaves the machine (batch 43's chain-b came back with stage 5's scores alone)
+    for k in $(seq $((${needs#stage-} + 1)) $((${until#stage-} - 1))); do
+      chain_step_trained stage-$k && score $part-stage-$k $CHAIN/stage-$k/final validation $k &
+    done
+    chain_step_trained $until && score $part-$until $CHAIN/$until/final validation $stages
+    wait
   fi
-  wait
   [ -n "$DRY_RUN" ] || (cd $CHAIN && tar cz $(python3 -m training.core.chain_carry . $until)) |
     split -b 15m - $OUT/piece-$part.tar.gz.part-
 }

@@ -48,6 +48,11 @@ def dry_run(script, part: str, tmp_path, **extra_env: str) -> list[str]:
     return log.read_text().splitlines() if log.exists() else []
 
 
+def scored_stages_of(commands: list[str]) -> list[str]:
+    """The ``--stages`` of each evaluation among a dry run's commands, sorted (background scores log in any order)."""
+    return sorted(c.split("--stages ")[1].split()[0] for c in commands if "training.cli.evaluate" in c)
+
+
 def test_a_chain_piece_scores_the_stages_piece_stages_names(tmp_path):
     """setup.sh's chain_piece scores its last step at stages 1-N by default, at PIECE_STAGES when given, and not at
     all with PIECE_STAGES=none (stage 6's piece: its lane has no room, the chain's own eval follows); each stage it
@@ -59,7 +64,7 @@ def test_a_chain_piece_scores_the_stages_piece_stages_names(tmp_path):
     def scored_stages(**env):
         commands = dry_run(sweep, "chain-b", tmp_path / ("-".join(env.values()) or "default"), **env)
         assert "training.cli.curriculum" in commands[0] and "--until stage-5" in commands[0]
-        return sorted(c.split("--stages ")[1].split()[0] for c in commands if "training.cli.evaluate" in c)
+        return scored_stages_of(commands)
 
     assert scored_stages() == ["1-5", "3", "4"]
     assert scored_stages(PIECE_STAGES="5") == ["3", "4", "5"]
@@ -71,8 +76,7 @@ def test_a_first_chain_piece_scores_stage_1_at_its_own_stage_too(tmp_path):
     sweep = REPO_ROOT / "scripts" / "gpu" / "grpo_sweep_42.sh"
     commands = dry_run(sweep, "chain-a", tmp_path)
     assert "--until stage-2" in commands[0]
-    scored = sorted(c.split("--stages ")[1].split()[0] for c in commands if "training.cli.evaluate" in c)
-    assert scored == ["1", "1-2"]
+    assert scored_stages_of(commands) == ["1", "1-2"]
 
 
 def chain_step_commands(chain_argv: list[str]) -> list[list[str]]:
