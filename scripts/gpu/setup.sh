@@ -8,9 +8,10 @@
 # Before the first call, here: .venv/bin/python scripts/gpu/call_size.py .gpu/1 (the device counts a call as tar does).
 G=/tmp/gpu
 # DRY_RUN=FILE (tests/scripts/test_gpu_scripts.py): nothing is installed or run; each python3 command a part would run
-# is written to FILE, one line each, and the set-up counts as ready
+# is written to FILE, one line each, its arguments quoted as bash would read them back (shlex.split does too: a JSON
+# argument such as --lr_scheduler_kwargs '{"num_decay_steps": 152}' stays one), and the set-up counts as ready
 if [ -n "$DRY_RUN" ]; then
-python3() { echo "python3 $*" >> "$DRY_RUN"; }
+python3() { { printf python3; printf ' %q' "$@"; echo; } >> "$DRY_RUN"; }
 timeout() { while [ "${1#-}" != "$1" ]; do shift 2; done; shift; "$@"; }  # timeout [-s SIGNAL] DURATION COMMAND...
 else  # (the install, not indented: its heredoc and its quoted Python keep their columns)
 mkdir -p $G

@@ -317,6 +317,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         "sft": {
             "learning_rate": sft_args.learning_rate,
             "lr_scheduler_type": str(getattr(sft_args.lr_scheduler_type, "value", sft_args.lr_scheduler_type)),
+            "lr_scheduler_kwargs": sft_args.lr_scheduler_kwargs or {},  # e.g. warmup_stable_decay's num_decay_steps
             "warmup_steps": sft_args.warmup_steps,
             "batch": sft_args.per_device_train_batch_size,
             "gradient_accumulation_steps": sft_args.gradient_accumulation_steps,

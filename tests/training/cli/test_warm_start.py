@@ -90,11 +90,13 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path, in_p
     assert (summary["long_identifier_share"], summary["doubled_fraction"]) == (0.0, 0.0)
     assert summary["repeated_fraction"] == 0.0
     assert summary["sft"]["lr_scheduler_type"] == "cosine"  # bases/sft.yaml's (a recipe's schedule, recorded)
+    assert summary["sft"]["lr_scheduler_kwargs"] == {}
     assert "INIT_ADAPTER=" in proc.stdout
 
     # a later phase continues that adapter (make warm-start RECIPE=...): it starts from its weights and moves them
     proc = _make_warm_start(
-        f"--max_steps 1 --warmup_steps 0 --lr_scheduler_type constant --words 4 --init_adapter {tmp_path}/run/final "
+        f"--max_steps 1 --warmup_steps 0 --lr_scheduler_type warmup_stable_decay "
+        f"--lr_scheduler_kwargs '{{\"num_decay_steps\": 1}}' --words 4 --init_adapter {tmp_path}/run/final "
         f"--scrambled_fraction 0.5 "
         f"--identifier_fraction 0.25 --long_identifier_share 0.5 --doubled_fraction 0.75 "
         f"--repeated_fraction 0.5 "
@@ -123,7 +125,9 @@ def test_make_warm_start_writes_a_trained_adapter(tiny_model_dir, tmp_path, in_p
     assert (summary["identifier_fraction"], summary["long_identifier_share"]) == (0.25, 0.5)
     assert (summary["doubled_fraction"], summary["repeated_fraction"]) == (0.75, 0.5)
     assert (summary["weight_average_decay"], summary["final_raw_adapter"]) == (0.75, f"{tmp_path}/next/final-raw")
-    assert (summary["sft"]["lr_scheduler_type"], summary["sft"]["warmup_steps"]) == ("constant", 0)
+    # a schedule's own settings are recorded with it (sweep 45's stage 5 decays over its last 152 steps)
+    assert (summary["sft"]["lr_scheduler_type"], summary["sft"]["warmup_steps"]) == ("warmup_stable_decay", 0)
+    assert summary["sft"]["lr_scheduler_kwargs"] == {"num_decay_steps": 1}
 
 
 def test_arithmetic_rows_are_train_products_and_never_a_held_out_pair():

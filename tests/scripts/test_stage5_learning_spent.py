@@ -1,0 +1,39 @@
+"""scripts/analysis/stage5_learning_spent.py: the learning rate a stage-5 arm spent, read from its own log, beside its
+score and its first part's; arms whose batch has not run are left out."""
+
+import json
+
+from scripts.analysis import stage5_learning_spent as spent
+
+
+def _run(folder, rates, steps):
+    folder.mkdir(parents=True)
+    (folder / "metrics.jsonl").write_text("".join(json.dumps({"learning_rate": r, "loss": 0.1}) + "\n" for r in rates))
+    (folder / "summary.json").write_text(json.dumps({"global_step": steps}))
+
+
+def _scores(folder, task, score):
+    folder.mkdir(parents=True)
+    (folder / "eval.json").write_text(json.dumps({"rows": [{"task": task, "nw_score": score}]}))
+
+
+def test_the_rate_spent_is_the_logged_rates_mean_times_the_steps_in_the_constant_rates_units(tmp_path):
+    _run(tmp_path / "constant", [5e-4] * 4, 759)
+    _run(tmp_path / "decayed", [5e-4, 5e-4, 2.5e-4, 0.0], 759)
+    _run(tmp_path / "short", [5e-4] * 4, 253)
+    assert abs(spent.learning_rate_spent(tmp_path / "constant") - 1.0) < 1e-9
+    assert abs(spent.learning_rate_spent(tmp_path / "decayed") - 0.625) < 1e-9
+    assert abs(spent.learning_rate_spent(tmp_path / "short") - 1 / 3) < 1e-9
+
+
+def test_the_table_reads_the_committed_arms_and_leaves_out_those_not_run(tmp_path):
+    draw, schedule, run, first_part = spent.ARMS[0]
+    _run(tmp_path / run, [5e-4, 2.5e-4], 759)
+    _scores(spent.validation_scores(tmp_path, run), "stage-5", 0.9)
+    _scores(spent.validation_scores(tmp_path, first_part), "stage-6", 0.8)
+    rows = spent.table(tmp_path)
+    assert len(rows) == 1  # the other arms' folders are not there
+    (row,) = rows
+    assert (row["draw"], row["schedule"], row["stage5_200w"], row["first_part_500w"]) == (draw, schedule, 0.9, 0.8)
+    assert abs(row["learning_rate_spent"] - 0.75) < 1e-9
+    assert f"| {draw} | {schedule} | `{run}` | 0.75 | 0.900 | 0.800 |" in spent.markdown(rows)
