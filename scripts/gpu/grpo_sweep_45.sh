@@ -71,8 +71,8 @@
 # Plans (setup.sh's start_lanes; export BACK_RAW=0 first):
 #   2 GPUs: "l5-wsd l5-wsd-s6a l5-wsd-s6a-score" "l5-wsd-s2 l5-wsd-s2-s6a l5-wsd-s2-s6a-score" (~24 minutes each)
 #   4 GPUs: the two above and "l5-wsd-s3 l5-wsd-s3-score"
-#   1 GPU:  "l5-wsd l5-wsd-s6a l5-wsd-s6a-score" (~24 minutes: draw 1 alone; (a) and (c) read on one draw, which
-#           the record says; not adopted on one draw: the next batch runs draw 2)
+#   1 GPU:  "l5-wsd l5-wsd-s6a l5-wsd-s6a-score" (~24 minutes on an H200, ~26 on an H100, where the last score may
+#           not end in the budget: draw 1 alone; not adopted on one draw: the next batch runs draw 2)
 # The .gpu/3 call's command (2 GPUs; 4: the three lanes above):
 #   source scripts/gpu/setup.sh; ready && export BACK_RAW=0 && start_lanes scripts/gpu/grpo_sweep_45.sh
 #   "l5-wsd l5-wsd-s6a l5-wsd-s6a-score" "l5-wsd-s2 l5-wsd-s2-s6a l5-wsd-s2-s6a-score"; sleep 20;
