@@ -21,8 +21,8 @@
 #           from it to read stage 6 whole against idc40 without training stage 5 and the first part again.
 #   Not here, a change of sweep 44's plan: its rule said the batch after a failed (c) runs stage 6 whole (first part
 #           and identifier part) from l5-cos. That is ~34 minutes in sequence on an H200 (stage 5, 1,500 steps, 613
-#           steps, the score) against a lane's ~24, and batch 44 brought no adapter back to start from, so it needs
-#           two batches. It waits on this one: if warmup-stable-decay keeps stage 6's first part level, it replaces
+#           steps, the score) against a lane's ~24 (known when that rule was written: sweep 44 said ~31, over a
+#           lane), and batch 44 brought no adapter back to start from, so it needs two batches. It waits on this one: if warmup-stable-decay keeps stage 6's first part level, it replaces
 #           the cosine and the question is moot; if not, the batch after trains l5-cos's first part again with the
 #           adapter brought back, and the one after runs the identifier part from it.
 #   Not here: chain-c (stage 6 from chain-b's stage 5, 0.105 under its goal) waits for stage 5's recipe. The lineage's

@@ -37,3 +37,14 @@ def test_the_table_reads_the_committed_arms_and_leaves_out_those_not_run(tmp_pat
     assert (row["draw"], row["schedule"], row["stage5_200w"], row["first_part_500w"]) == (draw, schedule, 0.9, 0.8)
     assert abs(row["learning_rate_spent"] - 0.75) < 1e-9
     assert f"| {draw} | {schedule} | `{run}` | 0.75 | 0.900 | 0.800 |" in spent.markdown(rows)
+
+
+def test_the_committed_arms_read_their_own_records():
+    """ARMS against the committed records: each first part is the one trained from its stage-5 run (batch 40's s6a
+    from batch 38's l5-5e4), read where the batch READMEs report them."""
+    rows = {row["run"]: row for row in spent.table()}
+    constant, cosine = rows["batch-38/l5-5e4"], rows["batch-44/l5-cos"]
+    assert (round(constant["stage5_200w"], 3), round(constant["first_part_500w"], 3)) == (0.935, 0.899)
+    assert (round(cosine["stage5_200w"], 3), round(cosine["first_part_500w"], 3)) == (0.944, 0.830)
+    assert round(constant["learning_rate_spent"], 2) == 1.0 and round(cosine["learning_rate_spent"], 2) == 0.51
+    assert rows["batch-44/l5-cos-s3"]["first_part_500w"] is None  # draw 3 was not carried through stage 6
