@@ -13,12 +13,16 @@ records are not committed (a batch not yet run) are left out. No GPU; under a se
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import statistics
+import sys
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO_ROOT))  # run as a script from anywhere
+
+from scripts.summarize_runs import read_jsonl  # noqa: E402  (a JSON-lines file or its gzipped copy)
+
 GRPO = REPO_ROOT / "results" / "grpo"
 UNIT = 759 * 5e-4  # the constant rate's steps at its peak: the recipe as committed
 
@@ -43,10 +47,7 @@ ARMS = [
 
 def learning_rate_spent(run: Path) -> float:
     """The learning rate summed over the run's steps, in ``UNIT``s: the mean of its logged rates times its steps."""
-    name = "metrics.jsonl.gz" if (run / "metrics.jsonl.gz").exists() else "metrics.jsonl"
-    opener = gzip.open if name.endswith(".gz") else open
-    with opener(run / name, "rt") as f:
-        rates = [r["learning_rate"] for r in map(json.loads, f) if "learning_rate" in r]
+    rates = [r["learning_rate"] for r in read_jsonl(run / "metrics.jsonl") if "learning_rate" in r]
     steps = json.loads((run / "summary.json").read_text())["global_step"]
     return statistics.fmean(rates) * steps / UNIT
 
