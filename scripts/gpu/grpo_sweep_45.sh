@@ -25,6 +25,10 @@
 #           lane), and batch 44 brought no adapter back to start from, so it needs two batches. It waits on this one: if warmup-stable-decay keeps stage 6's first part level, it replaces
 #           the cosine and the question is moot; if not, the batch after trains l5-cos's first part again with the
 #           adapter brought back, and the one after runs the identifier part from it.
+#   4 GPUs, the fourth lane (added in session 40, before the run, when four GPUs were lent): l5-cos-r, batch 44's l5-cos
+#           trained again as it was (cosine, draw 1), then its first part (l5-cos-r-s6a), which comes back (bf16): the
+#           start that stage 6 whole from l5-cos needs if (c) fails below, and, against batch 44's l5-cos and
+#           l5-cos-s6a, how far one recipe at one seed reads apart when trained twice (reported, no rule).
 #   Not here: chain-c (stage 6 from chain-b's stage 5, 0.105 under its goal) waits for stage 5's recipe. The lineage's
 #           OORV at stage 4 (l5-5e4) ran on CPU in session 39 (batch-44/cpu-eval/).
 #
@@ -52,6 +56,8 @@
 # PART=X-s6a-score        (X l5-wsd, l5-wsd-s2) X-s6a on validation at stages 5-6 and on OORV at 6, at once; l5-wsd-s6a
 #                         then back in bf16.
 # PART=l5-wsd-s3-score    l5-wsd-s3 on validation at stages 1-5.
+# PART=l5-cos-r           batch 44's l5-cos again (sft-stage-5-help-long-texts, 759 steps, --lr_scheduler_type cosine,
+#                         from h4-steps, draw 1); l5-cos-r-s6a and l5-cos-r-s6a-score as for l5-wsd, l5-cos-r-s6a back.
 # Rules, written before the run (paired differences on the same 256 problems, scripts/paired_scores.py):
 #   item 2, stage 5 by warmup-stable-decay: sft-stage-5-help-long-texts takes lr_scheduler_type: warmup_stable_decay
 #   with lr_scheduler_kwargs: {num_decay_steps: 152} if all three hold:
@@ -76,7 +82,7 @@
 #   and OORV at 500 words of each first part against its constant-rate pair.
 # Plans (setup.sh's start_lanes; export BACK_RAW=0 first):
 #   2 GPUs: "l5-wsd l5-wsd-s6a l5-wsd-s6a-score" "l5-wsd-s2 l5-wsd-s2-s6a l5-wsd-s2-s6a-score" (~24 minutes each)
-#   4 GPUs: the two above and "l5-wsd-s3 l5-wsd-s3-score"
+#   4 GPUs: the two above, "l5-wsd-s3 l5-wsd-s3-score" and "l5-cos-r l5-cos-r-s6a l5-cos-r-s6a-score"
 #   1 GPU:  "l5-wsd l5-wsd-s6a l5-wsd-s6a-score" (~24 minutes on an H200, ~26 on an H100, where the last score may
 #           not end in the budget: draw 1 alone; not adopted on one draw: the next batch runs draw 2)
 # The .gpu/3 call's command (2 GPUs; 4: the three lanes above):
@@ -95,13 +101,14 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   l5-wsd) stage5_arm l5-wsd $H4 "${WSD[@]}" ;;
   l5-wsd-s2) stage5_arm l5-wsd-s2 $H4 "${WSD[@]}" --seed 1 --problem_seed 1 ;;
   l5-wsd-s3) stage5_arm l5-wsd-s3 $H4 "${WSD[@]}" --seed 2 --problem_seed 2 ;;
-  l5-wsd-s6a | l5-wsd-s2-s6a) first_part ${PART%-s6a} 1-5 ;;
-  l5-wsd-s6a-score | l5-wsd-s2-s6a-score) N=${PART%-score}; A=$LAB/runs/$N/final
+  l5-cos-r) stage5_arm l5-cos-r $H4 --lr_scheduler_type cosine ;;
+  l5-wsd-s6a | l5-wsd-s2-s6a | l5-cos-r-s6a) first_part ${PART%-s6a} 1-5 ;;
+  l5-wsd-s6a-score | l5-wsd-s2-s6a-score | l5-cos-r-s6a-score) N=${PART%-score}; A=$LAB/runs/$N/final
     wait_for $A/adapter_model.safetensors || exit 1
     score $N $A validation 5-6 &
     score $N $A out_of_register_validation 6 &
     wait
-    if [ $N = l5-wsd-s6a ]; then back $N $A; fi ;;
+    if [ $N != l5-wsd-s2-s6a ]; then back $N $A; fi ;;
   l5-wsd-s3-score) A=$LAB/runs/l5-wsd-s3/final
     wait_for $A/adapter_model.safetensors && score l5-wsd-s3 $A validation 1-5 ;;
 esac
