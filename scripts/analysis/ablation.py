@@ -26,7 +26,7 @@ from scripts.summarize_runs import read_jsonl  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 STAGE_WORDS = {1: 10, 2: 25, 3: 50, 4: 100, 5: 200, 6: 500}
-BATCHES = (23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44)
+BATCHES = (23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ the steps; in units of 759 steps at 5e-4), its score at 200 words on validation,
 
     .venv/bin/python scripts/analysis/stage5_learning_spent.py     # writes results/grpo/stage5-learning-spent.md
 
-Batch 44's README reads the observation this table holds; sweep 45's warmup-stable-decay arms test it. Rows whose
+Batch 44's README reads the observation this table holds; batch 45's README reads what sweep 45's warmup-stable-decay
+arms found when they tested it (and batch 44's cosine trained again, the same recipe at the same seeds). Rows whose
 records are not committed (a batch not yet run) are left out. No GPU; under a second.
 """
 
@@ -35,6 +36,7 @@ ARMS = [
     (1, "1e-4 constant", "batch-38/l5-1e4", "batch-38/l5-1e4-s6a"),
     (1, "5e-4 cosine", "batch-44/l5-cos", "batch-44/l5-cos-s6a"),
     (1, "5e-4 warmup-stable-decay", "batch-45/l5-wsd", "batch-45/l5-wsd-s6a"),
+    (1, "5e-4 cosine, trained again", "batch-45/l5-cos-r", "batch-45/l5-cos-r-s6a"),
     (2, "5e-4 constant", "batch-39/l5-5e4-s2", "batch-39/l5-5e4-s2-s6a"),
     (2, "1e-4 constant", "batch-39/l5-1e4-s2", "batch-39/l5-1e4-s2-s6a"),
     (2, "5e-4 cosine", "batch-40/l5-cos-s2", "batch-40/l5-cos-s2-s6a"),

@@ -48,3 +48,6 @@ def test_the_committed_arms_read_their_own_records():
     assert (round(cosine["stage5_200w"], 3), round(cosine["first_part_500w"], 3)) == (0.944, 0.830)
     assert round(constant["learning_rate_spent"], 2) == 1.0 and round(cosine["learning_rate_spent"], 2) == 0.51
     assert rows["batch-44/l5-cos-s3"]["first_part_500w"] is None  # draw 3 was not carried through stage 6
+    wsd, wsd2 = rows["batch-45/l5-wsd"], rows["batch-45/l5-wsd-s2"]  # batch 45's README: 0.90 spent, 0.854 and 0.887
+    assert round(wsd["learning_rate_spent"], 2) == 0.9 and round(wsd2["learning_rate_spent"], 2) == 0.9
+    assert (round(wsd["first_part_500w"], 3), round(wsd2["first_part_500w"], 3)) == (0.854, 0.887)

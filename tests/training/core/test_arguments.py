@@ -55,6 +55,19 @@ def test_every_recipe_parses():
         assert train_args.output_dir == f"runs/{path.stem}" and model.use_peft
 
 
+def test_stage_5_help_decays_over_its_last_152_steps():
+    """Batch 45 adopted warmup-stable-decay for stage 5's help: the recipe's YAML mapping reaches the scheduler's
+    keyword arguments as a dict, so its 759 steps hold 5e-4 and then decay to 0 over the last 152."""
+    from transformers.trainer_utils import SchedulerType
+
+    from training.cli.warm_start import parse_warm_start_arguments
+
+    train_args = parse_warm_start_arguments(["--config", str(RECIPES_DIR / "sft-stage-5-help-long-texts.yaml")])[1]
+    assert train_args.lr_scheduler_type == SchedulerType.WARMUP_STABLE_DECAY
+    assert train_args.lr_scheduler_kwargs == {"num_decay_steps": 152}
+    assert (train_args.max_steps, train_args.learning_rate) == (759, 5e-4)
+
+
 def test_model_shorthand_picks_a_preset_or_a_model():
     _, argv = merged_config(["--config", STAGE_3, "--model", "llama-3.2-3b-instruct"])
     assert argv == ["--model_preset", "llama-3.2-3b-instruct"]
