@@ -36,7 +36,8 @@
 # Calls (nvidia-h200-x4 where lent, else nvidia-h200-x2; a multi-GPU lease counts in full whatever its size):
 # .gpu/1, .gpu/2 alone, each `source scripts/gpu/setup.sh`; .gpu/3 with .carry/chain: the start_lanes command below;
 # .carry/l5-wsd-s6a + .carry/chain-stage-1 with `WAIT=20 PART=wait bash THIS`; then `WAIT=540 PART=wait bash THIS`
-# calls until every part has ended, the last sized to end 20-40 s before the budget. Check each call's size with
+# calls until every part has ended (~1,650 s into the lease on H200s, chain-b2 the last), the last sized to end 20-40 s
+# before the budget. Check each call's size with
 # scripts/gpu/call_size.py (results hidden).
 # Paces (H200s): chain-b ~20-22 minutes of training, 1,419 s by the runner's clock, and its score ~2 (batch 43: it ended
 # ~1,650 s into the lease); the identifier part 613 steps in 460-568 s, a score of validation at 1-6 with OORV at 6 at
@@ -72,14 +73,19 @@
 #   item 2, idw: no rule (stage 6's recipes are as committed); reported: 500 words on validation and OORV against idc40
 #     (batch-40/scores/idc-validation, idc-out_of_register_validation), and stages 1-5 on validation against
 #     l5-wsd (batch 45) for the cost of stage 6 to the stages before it.
-# Plans (setup.sh's start_lanes; export BACK_RAW=0 first):
-#   4 GPUs: "chain-b2" "idw idw-score s2-7m-s1" "s2-an" "s2-an-s1" (~25, ~26, ~13 and ~13 minutes: the second lane's
-#           s2-7m-s1 ends near the budget on H200s and may not end on H100s; then draw 2 waits for the next batch)
-#   2 GPUs: "chain-b2" "idw idw-score s2-an" (~25 and ~26 minutes; draw 1 of stage 2 only: not adopted on one draw)
+# Plans (setup.sh's start_lanes; export BACK_RAW=0 first). Two step-bound stage-2 arms share one GPU (LANE_GPUS): a
+# step-bound help of this model ran ~6% slower beside another run on its card (batches 28-29), so sharing costs
+# minutes, not steps. s2-7m-s1, bound by its 7-minute clock, runs alone: beside another it would train fewer steps than
+# its pair's 1,468 and favour the anneal. chain-b2 runs alone too, so that its minutes read as the chain's.
+#   4 GPUs: LANE_GPUS="0 1 2 2 3": "chain-b2" "idw idw-score" "s2-an" "s2-an-s1" "s2-7m-s1" (~25, ~14, ~14, ~14 and
+#           ~13 minutes)
+#   2 GPUs: LANE_GPUS="0 1 1": "chain-b2" "idw idw-score" "s2-an" (~25, ~15 and ~14 minutes; draw 1 of stage 2 only:
+#           not adopted on one draw)
 #   1 GPU:  "chain-b2"
-# The .gpu/3 call's command (4 GPUs; 2 GPUs: the two lanes above):
-#   source scripts/gpu/setup.sh; ready && export BACK_RAW=0 && start_lanes scripts/gpu/grpo_sweep_46.sh "chain-b2"
-#   "idw idw-score s2-7m-s1" "s2-an" "s2-an-s1"; sleep 20; WAIT=10 PART=wait bash scripts/gpu/grpo_sweep_46.sh
+# The .gpu/3 call's command (4 GPUs; 2 GPUs: LANE_GPUS="0 1 1" and the three lanes above):
+#   source scripts/gpu/setup.sh; ready && export BACK_RAW=0 && LANE_GPUS="0 1 2 2 3" start_lanes
+#   scripts/gpu/grpo_sweep_46.sh "chain-b2" "idw idw-score" "s2-an" "s2-an-s1" "s2-7m-s1"; sleep 20;
+#   WAIT=10 PART=wait bash scripts/gpu/grpo_sweep_46.sh
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 46 /work/.device/N ... (each call's folder,
 # oldest first) --note "...", then the paired comparisons of the rules.
 source scripts/gpu/setup.sh

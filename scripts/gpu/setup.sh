@@ -140,11 +140,16 @@ start_parts() {
   sleep 5; echo "started: $PARTS"; ls $LAB/running
 }
 # start_lanes SCRIPT "PARTS of GPU 0" "PARTS of GPU 1" ...: on a machine of several GPUs, one lane of parts a GPU, each
-# lane's parts one after another (start_parts with CUDA_VISIBLE_DEVICES=N); TOGETHER=1 runs each lane's parts at once
+# lane's parts one after another (start_parts with CUDA_VISIBLE_DEVICES=N); TOGETHER=1 runs each lane's parts at once.
+# LANE_GPUS="0 1 2 2 3": lane i on the GPU of LANE_GPUS's word i instead (two lanes may share one: a step-bound help
+# of the 135M model ran ~6% slower beside another run on its card, batches 28-29, so two light lanes fit one GPU;
+# a help bound by its clock trains fewer steps when it shares, so keep such a lane alone)
 start_lanes() {
-  local script=$1 gpu=0 CODE; shift
+  local script=$1 i=0 gpus CODE; shift
+  read -ra gpus <<< "${LANE_GPUS:-}"
+  [ ${#gpus[@]} = 0 ] || [ ${#gpus[@]} = $# ] || { echo "LANE_GPUS names ${#gpus[@]} GPUs for $# lanes"; return 2; }
   CODE=$(code_snapshot)   # one copy for every lane
-  for lane in "$@"; do CUDA_VISIBLE_DEVICES=$gpu PARTS="$lane" start_parts $script; gpu=$((gpu + 1)); done
+  for lane in "$@"; do CUDA_VISIBLE_DEVICES=${gpus[i]:-$i} PARTS="$lane" start_parts $script; i=$((i + 1)); done
 }
 # wait_parts: wait (at most WAIT s, 540 by default) while any started part runs; print each part log's last lines;
 # move queued files into $OUT, oldest first, while they stay within what a call brings back beside the caller's

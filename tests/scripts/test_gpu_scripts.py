@@ -217,6 +217,34 @@ def test_background_parts_run_from_a_copy_of_the_tree(tmp_path):
     assert not (lab / "code").exists() or all(not (copy / ".lab").exists() for copy in (lab / "code").iterdir())
 
 
+def _lanes(tmp_path, lanes: list[str], lane_gpus: str | None):
+    """(return code, output) of setup.sh's start_lanes over LANES with start_parts replaced by a line of each lane's
+    GPU and parts, and LANE_GPUS as given (None: unset)."""
+    quoted = " ".join(shlex.quote(lane) for lane in lanes)
+    call = (
+        "source scripts/gpu/setup.sh >/dev/null; code_snapshot() { echo x; }\n"
+        'start_parts() { echo "$CUDA_VISIBLE_DEVICES: $PARTS"; }\n'
+        f"start_lanes sweep.sh {quoted}"
+    )
+    env = {**os.environ, "DRY_RUN": str(tmp_path / "dry.log"), "LAB": str(tmp_path / "lab")}
+    env.pop("LANE_GPUS", None)
+    if lane_gpus is not None:
+        env["LANE_GPUS"] = lane_gpus
+    proc = subprocess.run(["bash", "-c", call], cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=60)
+    return proc.returncode, proc.stdout.strip().splitlines()
+
+
+def test_lanes_take_one_gpu_each_unless_lane_gpus_says_which(tmp_path):
+    """start_lanes gives lane i GPU i; LANE_GPUS puts two light lanes on one GPU (sweep 46's step-bound stage-2
+    arms) and refuses a list that does not name one GPU a lane."""
+    lanes = ["chain-b2", "idw idw-score", "s2-an", "s2-an-s1", "s2-7m-s1"]
+    assert _lanes(tmp_path, lanes[:4], None) == (0, ["0: chain-b2", "1: idw idw-score", "2: s2-an", "3: s2-an-s1"])
+    code, lines = _lanes(tmp_path, lanes, "0 1 2 2 3")
+    assert (code, lines) == (0, ["0: chain-b2", "1: idw idw-score", "2: s2-an", "2: s2-an-s1", "3: s2-7m-s1"])
+    code, lines = _lanes(tmp_path, lanes, "0 1 2")
+    assert code == 2 and lines == ["LANE_GPUS names 3 GPUs for 5 lanes"]
+
+
 def _wait_call(tmp_path, queued: dict, results_bytes: int = 0):
     """wait_parts then results_back on a lab whose outbox holds QUEUED (name -> size, oldest first) and whose results
     hold RESULTS_BYTES of incompressible bytes; returns the names brought back and those still queued."""
