@@ -44,7 +44,12 @@ STAGES = [
         "steps), no GRPO steps",
     ),
     ("stage-4", "batch-43/chain-b/stage-4/results", "the same chain: `sft-stage-4-help-steps` (1,274 steps)"),
-    ("stage-5", "batch-43/chain-b/stage-5/results", "the same chain: `sft-stage-5-help-long-texts` (759 steps, 5e-4)"),
+    (
+        "stage-5",
+        "batch-43/chain-b/stage-5/results",
+        "the same chain: `sft-stage-5-help-long-texts` (759 steps, 5e-4; constant then, the same steps decaying since "
+        "batch 45)",
+    ),
     (
         "stage-6",
         ("batch-40/s6a", "batch-40/idc"),
