@@ -37,7 +37,7 @@ from training.core.arguments import (
 from training.core.cuda_memory import allow_expandable_segments
 from training.core.gpu_visibility import one_gpu_per_process
 from training.core.quiet_warnings import silence_library_deprecations
-from training.core.run_flags import check_weight_average_decay
+from training.core.run_flags import check_weight_average_decay, parse_profile_steps
 
 logger = logging.getLogger(__name__)
 
@@ -101,12 +101,20 @@ class WarmStartArguments:
         default=None,
         metadata={"help": "metrics and summary (default <output_dir>/results; results/ holds only curated copies)"},
     )
+    profile_steps: str | None = field(
+        default=None,
+        metadata={
+            "help": "profile optimizer steps A-B (torch.profiler): seconds a step, the GPU's share in kernels and the "
+            "costliest operators into <results_dir>/profile.md and summary.json (training.callbacks.profile_steps)"
+        },
+    )
 
     def __post_init__(self):
         for flag in FRACTION_FLAGS:
             parse_fraction(flag, getattr(self, flag))  # a typo stops the run now, not after loading
         parse_long_identifier_share(self)  # so does a long share without identifiers to make long
         check_weight_average_decay(self.weight_average_decay)
+        parse_profile_steps(self.profile_steps)
 
 
 def parse_words(spec: str) -> list[int]:
@@ -257,6 +265,12 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
                 resume_hint=resume_hint,
             )
         )
+    profiler = None
+    if args.profile_steps:
+        from training.callbacks.profile_steps import ProfileSteps
+
+        profiler = ProfileSteps(*parse_profile_steps(args.profile_steps), results_dir / "profile.md", report=report)
+        callbacks.append(profiler)
     average = None
     if args.weight_average_decay:
         from training.callbacks.weight_average import WeightAverage
@@ -324,6 +338,7 @@ def warm_start(args: WarmStartArguments, sft_args, model_args) -> Path:
         },
         "lora": {"lora_r": model_args.lora_r, "lora_alpha": model_args.lora_alpha},
         "steps_logged": len(losses),
+        "profile": profiler.result if profiler else None,  # --profile_steps: profile.md's numbers
     }
     (results_dir / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
     if records:

@@ -94,3 +94,16 @@ def check_weight_average_decay(decay: float) -> None:
             f"--weight_average_decay {decay}: the average keeps this share of itself per step, so it is below 1 "
             "(0.98 averages over ~50 steps; 0 turns it off)"
         )
+
+
+def parse_profile_steps(spec: str | None) -> tuple[int, int] | None:
+    """(first, last) optimizer step of ``--profile_steps A-B`` (1 <= A <= B); None when unset or empty; a RecipeError
+    otherwise, raised as the arguments are read (training.callbacks.profile_steps profiles them)."""
+    if spec in (None, ""):
+        return None
+    first, sep, last = str(spec).partition("-")
+    if not (sep and first.strip().isdigit() and last.strip().isdigit()) or not 1 <= int(first) <= int(last):
+        raise RecipeError(
+            f"--profile_steps {spec!r}: give the optimizer steps to profile as A-B, e.g. 40-50 (1 <= A <= B)"
+        )
+    return int(first), int(last)

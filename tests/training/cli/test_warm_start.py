@@ -326,3 +326,33 @@ def test_a_long_identifier_share_makes_the_rows_identifiers_long_and_needs_an_id
         WarmStartArguments(words="4,6", identifier_fraction="0.5", long_identifier_share="2")
     with pytest.raises(RecipeError, match="an identifier fraction applies to the interleave tasks"):
         warm_start_tasks(WarmStartArguments(task="arithmetic", identifier_fraction="0.5", long_identifier_share="0.5"))
+
+
+def test_make_warm_start_profiles_the_steps_asked(tiny_model_dir, tmp_path, in_process):
+    """--profile_steps A-B: torch.profiler over optimizer steps A-B, written as profile.md beside the summary, with the
+    unprofiled seconds a step before the window; a window the run ends inside is written as far as it went."""
+    proc = _make_warm_start(
+        f"--task arithmetic --max_steps 4 --profile_steps 3-4 --output_dir {tmp_path}/run --results_dir {tmp_path}/res",
+        in_process,
+    )
+    assert "profiled steps 3-4:" in proc.stdout
+    profile = json.loads((tmp_path / "res" / "summary.json").read_text())["profile"]
+    assert profile["steps"] == [3, 4] and profile["steps_timed_before"] == [1, 2]
+    assert profile["seconds_a_step_before"] > 0 and profile["seconds_a_step_profiled"] > 0
+    assert profile["gpu_kernel_share"] is None  # no GPU here: no device activity to read
+    text = (tmp_path / "res" / "profile.md").read_text()
+    assert text.startswith("# Where steps 3-4 spent their time") and "## Operators by own host time" in text
+    assert "aten::" in text  # the operators' table itself
+    proc = _make_warm_start(
+        f"--task arithmetic --max_steps 2 --profile_steps 2-9 --output_dir {tmp_path}/short --results_dir "
+        f"{tmp_path}/short-res",
+        in_process,
+    )
+    assert json.loads((tmp_path / "short-res" / "summary.json").read_text())["profile"]["steps"] == [2, 2]
+
+
+@pytest.mark.parametrize("spec", ["3", "4-2", "0-2", "a-b", "2-"])
+def test_profile_steps_must_name_a_window(spec):
+    with pytest.raises(RecipeError, match="give the optimizer steps to profile as A-B"):
+        WarmStartArguments(profile_steps=spec)
+    assert WarmStartArguments(profile_steps="40-50").profile_steps == "40-50"
