@@ -18,9 +18,20 @@ from transformers import TrainerCallback
 BEFORE = 10  # unprofiled steps timed before the window, where the run has them
 
 
-def _device_time(event) -> float:
-    """An averaged event's own device (kernel) time in microseconds, by either name torch has used for it."""
-    return float(getattr(event, "self_device_time_total", getattr(event, "self_cuda_time_total", 0.0)) or 0.0)
+def kernel_microseconds(averages) -> float:
+    """The device time of a profile's kernels, as torch's own table totals it ("Self CUDA time total"): the events on
+    the device (kineto), or the CPU events that carry their kernels' time (the legacy profiler); the CPU operators'
+    own device time is their kernels' again, not added twice."""
+    from torch.autograd import DeviceType
+
+    total = 0.0
+    for event in averages:
+        kind = getattr(event, "device_type", DeviceType.CPU)
+        legacy = kind == DeviceType.CPU and getattr(event, "is_legacy", False)
+        on_device = kind == DeviceType.CUDA and not getattr(event, "is_user_annotation", False)
+        if legacy or on_device:
+            total += getattr(event, "self_device_time_total", 0.0)
+    return total
 
 
 class ProfileSteps(TrainerCallback):
@@ -82,7 +93,7 @@ class ProfileSteps(TrainerCallback):
         averages = self.profiler.key_averages()
         self.profiler = None
         steps = step - self.first + 1
-        kernel_us = sum(_device_time(e) for e in averages) if self.cuda else 0.0
+        kernel_us = kernel_microseconds(averages) if self.cuda else 0.0
         before = self.step_ends
         unprofiled = (before[-1][1] - before[0][1]) / (before[-1][0] - before[0][0]) if len(before) > 1 else None
         self.result = {

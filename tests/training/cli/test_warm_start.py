@@ -356,3 +356,26 @@ def test_profile_steps_must_name_a_window(spec):
     with pytest.raises(RecipeError, match="give the optimizer steps to profile as A-B"):
         WarmStartArguments(profile_steps=spec)
     assert WarmStartArguments(profile_steps="40-50").profile_steps == "40-50"
+
+
+def test_kernel_time_is_counted_once_as_torch_totals_it():
+    """The GPU's share in profile.md sums the device's own events (kineto's kernels) and legacy CPU events that carry
+    their kernels' time; a CPU operator's device time is its kernels' again and is not added."""
+    from types import SimpleNamespace
+
+    from torch.autograd import DeviceType
+
+    from training.callbacks.profile_steps import kernel_microseconds
+
+    def event(kind, us, legacy=False, annotation=False):
+        return SimpleNamespace(
+            device_type=kind, self_device_time_total=us, is_legacy=legacy, is_user_annotation=annotation
+        )
+
+    averages = [
+        event(DeviceType.CUDA, 300.0),  # a kernel
+        event(DeviceType.CPU, 300.0),  # the aten operator that launched it: the same time again
+        event(DeviceType.CPU, 50.0, legacy=True),  # the legacy profiler keeps kernel time on CPU events
+        event(DeviceType.CUDA, 1000.0, annotation=True),  # a user range on the device, not a kernel
+    ]
+    assert kernel_microseconds(averages) == 350.0
