@@ -22,7 +22,7 @@
 #           2 (the 7-minute help then GRPO, from the same stage 1); draw 2 (--seed 1 --problem_seed 1 for the help,
 #           --seed 1 --data_seed_problems 1 for GRPO) with s2-7m-s1, the committed help at the same seeds.
 #   item 2, the chain's minutes (~66 H100-minutes against 60; results/grpo/chain-minutes.md): where a help's step spends
-#           its time (probe): three helps (stages 3, 5 and 6's identifier part, as committed, 60 steps each from
+#           its time (profile): three helps (stages 3, 5 and 6's identifier part, as committed, 60 steps each from
 #           l5-wsd-s6a, any start does for speed) with --profile_steps 41-50 (torch.profiler: seconds a step, the GPU's
 #           share of the time in kernels, the costliest operators). A help ran ~6% slower beside another run on its
 #           card (batches 28-29), so its steps may wait on the host; this says on what, before anything is changed.
@@ -61,8 +61,8 @@
 #                         guard), from chain-stage-1; then stage-2.yaml's GRPO from it (--supervised_help none); scored
 #                         on validation at stages 1-2. s2-an-s1: the same at draw 2's seeds.
 # PART=s2-7m-s1           the committed help (its 7-minute clock) then the same GRPO, at draw 2's seeds: s2-an-s1's pair.
-# PART=probe              sft-stage-3-help-steps, sft-stage-5-help-long-texts and sft-stage-6-help-identifiers, 60 steps
-#                         each on 960 problems from l5-wsd-s6a, profiled at steps 41-50 (results/probe-*/profile.md).
+# PART=profile            sft-stage-3-help-steps, sft-stage-5-help-long-texts and sft-stage-6-help-identifiers, 60 steps
+#                         each on 960 problems from l5-wsd-s6a, profiled at steps 41-50 (results/profile-*/profile.md).
 # Rules, written before the run (paired differences on the same 256 problems, scripts/paired_scores.py):
 #   item 2, stage 2's help step-bound: stage-2.yaml's help becomes sft-stage-2-help-7m run for 1,468 steps to the end
 #   of its cosine (a recipe of its own, sft-stage-2-help-anneal: max_steps 1468, problems 32,000, max_train_minutes 12
@@ -77,7 +77,7 @@
 #   item 2, chain-b2: no rule; its stage 5 goes on to chain-c (stage 6's piece) in the next batch whatever it scores.
 #     Reported: each stage against its goal on validation (0.98 / 0.97 / 0.95 / 0.93 at 25 / 50 / 100 / 200 words),
 #     against chain-b's stage 5 (paired at 1-5), and each stage's loss on the stages before it (no more than 0.02).
-#   item 2, probe: no rule, a measurement: it says where a help's step goes, and so what could cut the chain's
+#   item 2, profile: no rule, a measurement: it says where a help's step goes, and so what could cut the chain's
 #     minutes without changing what it trains; a change it suggests gets its own sweep and rule.
 #   item 2, idw: no rule (stage 6's recipes are as committed); reported: 500 words on validation and OORV against idc40
 #     (batch-40/scores/idc-validation, idc-out_of_register_validation), and stages 1-5 on validation against
@@ -86,14 +86,14 @@
 # step-bound help of this model ran ~6% slower beside another run on its card (batches 28-29), so sharing costs
 # minutes, not steps. s2-7m-s1, bound by its 7-minute clock, runs alone: beside another it would train fewer steps than
 # its pair's 1,468 and favour the anneal. chain-b2 runs alone too, so that its minutes read as the chain's.
-#   4 GPUs: LANE_GPUS="0 1 2 2 3": "chain-b2" "idw idw-score probe" "s2-an" "s2-an-s1" "s2-7m-s1" (~25, ~18, ~14,
-#           ~14 and ~13 minutes; the probe has its GPU alone)
-#   2 GPUs: LANE_GPUS="0 1 1": "chain-b2" "idw idw-score" "s2-an probe" (~25, ~15 and ~18 minutes; draw 1 of stage 2
-#           only: not adopted on one draw; the probe may share its GPU with idw-score's last minute)
+#   4 GPUs: LANE_GPUS="0 1 2 2 3": "chain-b2" "idw idw-score profile" "s2-an" "s2-an-s1" "s2-7m-s1" (~25, ~18, ~14,
+#           ~14 and ~13 minutes; the profile has its GPU alone)
+#   2 GPUs: LANE_GPUS="0 1 1": "chain-b2" "idw idw-score" "s2-an profile" (~25, ~15 and ~18 minutes; draw 1 of stage 2
+#           only: not adopted on one draw; the profile may share its GPU with idw-score's last minute)
 #   1 GPU:  "chain-b2"
 # The .gpu/3 call's command (4 GPUs; 2 GPUs: LANE_GPUS="0 1 1" and the three lanes above):
 #   source scripts/gpu/setup.sh; ready && export BACK_RAW=0 && LANE_GPUS="0 1 2 2 3" start_lanes
-#   scripts/gpu/grpo_sweep_46.sh "chain-b2" "idw idw-score probe" "s2-an" "s2-an-s1" "s2-7m-s1"; sleep 20;
+#   scripts/gpu/grpo_sweep_46.sh "chain-b2" "idw idw-score profile" "s2-an" "s2-an-s1" "s2-7m-s1"; sleep 20;
 #   WAIT=10 PART=wait bash scripts/gpu/grpo_sweep_46.sh
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 46 /work/.device/N ... (each call's folder,
 # oldest first) --note "...", then the paired comparisons of the rules.
@@ -130,9 +130,9 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   s2-an) stage2_arm s2-an ANNEAL NONE ;;
   s2-an-s1) stage2_arm s2-an-s1 ANNEAL_S1 DRAW2_GRPO ;;
   s2-7m-s1) stage2_arm s2-7m-s1 DRAW2_HELP DRAW2_GRPO ;;
-  probe) wait_for $L5W/adapter_model.safetensors || exit 1
+  profile) wait_for $L5W/adapter_model.safetensors || exit 1
     for recipe in sft-stage-3-help-steps sft-stage-5-help-long-texts sft-stage-6-help-identifiers; do
-      NO_BACK=1 help_alone probe-${recipe#sft-} $recipe $L5W 5 --max_steps 60 --problems 960 --profile_steps 41-50
+      NO_BACK=1 help_alone profile-${recipe#sft-} $recipe $L5W 5 --max_steps 60 --problems 960 --profile_steps 41-50
     done ;;
 esac
 [ -z "$BG" ] && results_back  # results.tar.gz.part-* (collect_batch.py joins them)
