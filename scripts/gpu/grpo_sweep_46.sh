@@ -37,7 +37,7 @@
 # (bf16); batch 32's chain stage 1 (bf16; every s2 arm's start).
 # Bundles: move results/ AND adapters/shipped/ out of the tree first (mv results /work/results-hidden;
 # mv adapters/shipped /work/shipped-hidden; both back before any commit), then `bash scripts/gpu/pack.sh`: .gpu/1 and
-# .gpu/2 hold the model, .gpu/3 the wheels and corpus (14 MB), with room for .carry/chain (38 MB) in its call.
+# .gpu/2 hold the model, .gpu/3 the wheels and corpus (14 MB), with room for .carry/chain (39 MB) in its call.
 # Calls (nvidia-h200-x4 where lent, else nvidia-h200-x2; a multi-GPU lease counts in full whatever its size):
 # .gpu/1, .gpu/2 alone, each `source scripts/gpu/setup.sh`; .gpu/3 with .carry/chain: the start_lanes command below;
 # .carry/l5-wsd-s6a + .carry/chain-stage-1 with `WAIT=20 PART=wait bash THIS`; then `WAIT=540 PART=wait bash THIS`
