@@ -88,7 +88,10 @@ def slot_jump(target: list[str], seen: list[str], start: int, text_a: list[str],
     """How many words one text's place jumped (> 0 ahead, < 0 back; 0: no such jump): the completion words ``seen``
     (from completion position ``start`` on) split into their two slots, each slot copying one text in a row
     (``FOLLOW_SHARE`` of its words), one text each, one within a word of the place the target has for it at
-    ``start`` and the other more than ``MAX_SHIFT`` words from it."""
+    ``start`` and the other more than ``MAX_SHIFT`` words from it, or one exactly at its place and the other off it
+    by any number of words. A text a word or two behind while the other holds (a word written twice, then that text
+    one behind to the end: stage 2's derailments, ``results/grpo/stage2-after-slip.md``) is such a jump; "back in
+    step" reads shifts of the interleaved target as a whole, which move both texts, so it does not catch it."""
     offsets = {}
     for parity in (0, 1):
         slot = seen[parity::2]
@@ -100,7 +103,7 @@ def slot_jump(target: list[str], seen: list[str], start: int, text_a: list[str],
         place = sum(target_stream(i, len(text_a), len(text_b)) == text for i in range(min(start + parity, len(target))))
         offsets[text] = first - place
     near, far = sorted(offsets.values(), key=abs)
-    return far if abs(near) <= 1 and abs(far) > MAX_SHIFT else 0
+    return far if abs(near) <= 1 and (abs(far) > MAX_SHIFT or (near == 0 and far != 0)) else 0
 
 
 def after_slips(records: list[dict], problems: dict[str, dict], window: int) -> list[dict]:

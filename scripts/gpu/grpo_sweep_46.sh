@@ -21,6 +21,16 @@
 #           read -0.009, which mixed the two. Draw 1 (the seeds of the recipes) is paired with batch 32's chain stage
 #           2 (the 7-minute help then GRPO, from the same stage 1); draw 2 (--seed 1 --problem_seed 1 for the help,
 #           --seed 1 --data_seed_problems 1 for GRPO) with s2-7m-s1, the committed help at the same seeds.
+#   item 2, stage 2's GRPO on repeated words (4 GPUs; a screen at one draw): read on CPU in session 40, chain-a's
+#           stage 2 on test (batch-42/cpu-eval, its completions; results/grpo/stage2-after-slip.md): of the 0.035 it
+#           loses at 25 words, 0.031 is 17 answers of 256 in which, after the first slip, one text runs ahead (8) or
+#           behind (9) of its place to the end of the answer while the other holds. Their first slips write a word
+#           twice or one that occurs elsewhere in the texts, or one like it but for its punctuation ("them" twice;
+#           "and," for "and"; "is" for "is't"). GRPO on planted repeats taught stage 3 to keep its place (batch 37's
+#           rgrpo: +0.179 on the repeat stress test at 50 words). From s2-7m-s1's help (the same adapter),
+#           stage-2.yaml's GRPO at draw 2's seeds for all its 84 steps (--promotion_every 1000: no check, so no
+#           promotion, stops it) with a phrase repeated in half its problems (--repeated_fraction 0.5; s2-rep-s1),
+#           against the same without (s2-84-s1); s2-7m-s1 itself (promotion as committed) is the recipe.
 #   item 2, the chain's minutes (~66 H100-minutes against 60; results/grpo/chain-minutes.md): where a help's step spends
 #           its time (profile): three helps (stages 3, 5 and 6's identifier part, as committed, 60 steps each from
 #           l5-wsd-s6a, any start does for speed) with --profile_steps 41-50 (torch.profiler: seconds a step, the GPU's
@@ -60,7 +70,11 @@
 # PART=s2-an              sft-stage-2-help-7m for 1,468 steps, its cosine to its end (--max_steps 1468, 12-minute
 #                         guard), from chain-stage-1; then stage-2.yaml's GRPO from it (--supervised_help none); scored
 #                         on validation at stages 1-2. s2-an-s1: the same at draw 2's seeds.
-# PART=s2-7m-s1           the committed help (its 7-minute clock) then the same GRPO, at draw 2's seeds: s2-an-s1's pair.
+# PART=s2-7m-s1           the committed help (its 7-minute clock), then the same GRPO at draw 2's seeds (s2-an-s1's
+#                         pair).
+# PART=s2-84-s1           stage-2.yaml's GRPO from s2-7m-s1's help (waits for it) at draw 2's seeds, all 84 steps
+#                         (--promotion_every 1000: no check); scored on validation at 1-2. s2-rep-s1: the same with
+#                         --repeated_fraction 0.5.
 # PART=profile            sft-stage-3-help-steps, sft-stage-5-help-long-texts and sft-stage-6-help-identifiers, 60 steps
 #                         each on 960 problems from l5-wsd-s6a, profiled at steps 41-50 (results/profile-*/profile.md).
 # Rules, written before the run (paired differences on the same 256 problems, scripts/paired_scores.py):
@@ -77,6 +91,11 @@
 #   item 2, chain-b2: no rule; its stage 5 goes on to chain-c (stage 6's piece) in the next batch whatever it scores.
 #     Reported: each stage against its goal on validation (0.98 / 0.97 / 0.95 / 0.93 at 25 / 50 / 100 / 200 words),
 #     against chain-b's stage 5 (paired at 1-5), and each stage's loss on the stages before it (no more than 0.02).
+#   item 2, stage 2's GRPO on repeated words, a screen: if s2-rep-s1 scores +0.010 or more over s2-84-s1 at 25 words
+#     on validation (paired) and 0.99 or more at 10 words, the next batch runs the pair at draws 1 and 3, where
+#     stage-2.yaml's GRPO would take --repeated_fraction 0.5 and its 84 steps (no promotion) on a two-draw rule;
+#     otherwise the record says so and stage 2's help stays the lever. Reported: s2-84-s1 against s2-7m-s1 (what
+#     stopping at promotion costs or saves), and each GRPO's zero-variance fraction.
 #   item 2, profile: no rule, a measurement: it says where a help's step goes, and so what could cut the chain's
 #     minutes without changing what it trains; a change it suggests gets its own sweep and rule.
 #   item 2, idw: no rule (stage 6's recipes are as committed); reported: 500 words on validation and OORV against idc40
@@ -86,14 +105,17 @@
 # step-bound help of this model ran ~6% slower beside another run on its card (batches 28-29), so sharing costs
 # minutes, not steps. s2-7m-s1, bound by its 7-minute clock, runs alone: beside another it would train fewer steps than
 # its pair's 1,468 and favour the anneal. chain-b2 runs alone too, so that its minutes read as the chain's.
-#   4 GPUs: LANE_GPUS="0 1 2 2 3": "chain-b2" "idw idw-score profile" "s2-an" "s2-an-s1" "s2-7m-s1" (~25, ~18, ~14,
-#           ~14 and ~13 minutes; the profile has its GPU alone)
+#   4 GPUs: LANE_GPUS="0 1 2 2 3 3 3": "chain-b2" "idw idw-score profile" "s2-an" "s2-an-s1" "s2-7m-s1" "s2-84-s1"
+#           "s2-rep-s1" (~25, ~18, ~14, ~14, ~13, ~18 and ~18 minutes; the profile has its GPU alone; s2-84-s1 and
+#           s2-rep-s1 wait for s2-7m-s1's help, so its clock runs alone, and then share GPU 3 with its GRPO: three
+#           step-bound GRPOs at once, each slower, none with fewer steps)
 #   2 GPUs: LANE_GPUS="0 1 1": "chain-b2" "idw idw-score" "s2-an profile" (~25, ~15 and ~18 minutes; draw 1 of stage 2
 #           only: not adopted on one draw; the profile may share its GPU with idw-score's last minute)
 #   1 GPU:  "chain-b2"
 # The .gpu/3 call's command (4 GPUs; 2 GPUs: LANE_GPUS="0 1 1" and the three lanes above):
-#   source scripts/gpu/setup.sh; ready && export BACK_RAW=0 && LANE_GPUS="0 1 2 2 3" start_lanes
-#   scripts/gpu/grpo_sweep_46.sh "chain-b2" "idw idw-score profile" "s2-an" "s2-an-s1" "s2-7m-s1"; sleep 20;
+#   source scripts/gpu/setup.sh; ready && export BACK_RAW=0 && LANE_GPUS="0 1 2 2 3 3 3" start_lanes
+#   scripts/gpu/grpo_sweep_46.sh "chain-b2" "idw idw-score profile" "s2-an" "s2-an-s1" "s2-7m-s1" "s2-84-s1"
+#   "s2-rep-s1"; sleep 20;
 #   WAIT=10 PART=wait bash scripts/gpu/grpo_sweep_46.sh
 # After the calls, here: .venv/bin/python scripts/gpu/collect_batch.py 46 /work/.device/N ... (each call's folder,
 # oldest first) --note "...", then the paired comparisons of the rules.
@@ -113,6 +135,14 @@ stage2_arm() {
   (back() { :; }; chain_stage $name 2 $LAB/runs/$name-help/final --supervised_help none "${!grpo}")
   score $name $LAB/runs/$name/final validation 1-2
 }
+# stage2_grpo NAME FLAGS...: stage-2.yaml's GRPO from s2-7m-s1's help (once it exists) at draw 2's seeds, FLAGS over
+# it, scored at stages 1-2 (not brought back)
+stage2_grpo() {
+  local name=$1; shift
+  wait_for $LAB/runs/s2-7m-s1-help/final/adapter_model.safetensors || return 1
+  (back() { :; }; chain_stage $name 2 $LAB/runs/s2-7m-s1-help/final --supervised_help none "${DRAW2_GRPO[@]}" "$@")
+  score $name $LAB/runs/$name/final validation 1-2
+}
 ANNEAL=(--max_steps 1468 --max_train_minutes 12)  # the cosine's length at the steps the clock reaches; a guard
 ANNEAL_S1=("${ANNEAL[@]}" "${DRAW2_HELP[@]}")
 NONE=()
@@ -130,6 +160,8 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   s2-an) stage2_arm s2-an ANNEAL NONE ;;
   s2-an-s1) stage2_arm s2-an-s1 ANNEAL_S1 DRAW2_GRPO ;;
   s2-7m-s1) stage2_arm s2-7m-s1 DRAW2_HELP DRAW2_GRPO ;;
+  s2-84-s1) stage2_grpo s2-84-s1 --promotion_every 1000 ;;
+  s2-rep-s1) stage2_grpo s2-rep-s1 --promotion_every 1000 --repeated_fraction 0.5 ;;
   profile) wait_for $L5W/adapter_model.safetensors || exit 1
     for recipe in sft-stage-3-help-steps sft-stage-5-help-long-texts sft-stage-6-help-identifiers; do
       NO_BACK=1 help_alone profile-${recipe#sft-} $recipe $L5W 5 --max_steps 60 --problems 960 --profile_steps 41-50

@@ -31,6 +31,8 @@ SHUFFLED = random.Random(0).sample(WORDS, 60)
         (HEAD + TEXT_A[10:60], "one text alone"),  # A copied on, B left
         (HEAD + interleave(18, 10), "one text skipped ahead"),  # A jumped 8 words ahead, B held
         (HEAD + interleave(10, 2), "one text went back"),  # B went 8 words back, A held
+        (HEAD + interleave(10, 9), "one text went back"),  # B a word behind to the end, A held (stage 2's derailments)
+        (HEAD + interleave(12, 10), "one text skipped ahead"),  # A two words ahead, B held
         (HEAD + SHUFFLED, "lost its place"),  # the texts' words in no order
         (HEAD + [f"x{i}" for i in range(60)], "own words"),
         (HEAD + ["zz"], "back in step"),  # differs at its last word: nothing after the slip to read
