@@ -26,7 +26,9 @@
 #           loses at 25 words, 0.031 is 17 answers of 256 in which, after the first slip, one text runs ahead (8) or
 #           behind (9) of its place to the end of the answer while the other holds. Their first slips write a word
 #           twice or one that occurs elsewhere in the texts, or one like it but for its punctuation ("them" twice;
-#           "and," for "and"; "is" for "is't"). GRPO on planted repeats taught stage 3 to keep its place (batch 37's
+#           "and," for "and"; "is" for "is't"). A phrase planted in 25-word validation pairs costs the same adapter
+#           0.163 (0.966 -> 0.803, CPU; results/grpo/repeat-stress/stress25), 35 of its 60 misses of that kind.
+#           GRPO on planted repeats taught stage 3 to keep its place (batch 37's
 #           rgrpo: +0.179 on the repeat stress test at 50 words). From s2-7m-s1's help (the same adapter),
 #           stage-2.yaml's GRPO at draw 2's seeds for all its 84 steps (--promotion_every 1000: no check, so no
 #           promotion, stops it) with a phrase repeated in half its problems (--repeated_fraction 0.5; s2-rep-s1),
