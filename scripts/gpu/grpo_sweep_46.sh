@@ -75,7 +75,8 @@
 # PART=s2-7m-s1           the committed help (its 7-minute clock), then the same GRPO at draw 2's seeds (s2-an-s1's
 #                         pair).
 # PART=s2-84-s1           stage-2.yaml's GRPO from s2-7m-s1's help (waits for it) at draw 2's seeds, all 84 steps
-#                         (--promotion_every 1000: no check); scored on validation at 1-2. s2-rep-s1: the same with
+#                         (--promotion_every 1000: no check); scored on validation at 1-2 and on the repeat stress
+#                         test at 25 words (as drawn and with a phrase repeated, 128 each). s2-rep-s1: the same with
 #                         --repeated_fraction 0.5.
 # PART=profile            sft-stage-3-help-steps, sft-stage-5-help-long-texts and sft-stage-6-help-identifiers, 60 steps
 #                         each on 960 problems from l5-wsd-s6a, profiled at steps 41-50 (results/profile-*/profile.md).
@@ -96,7 +97,8 @@
 #   item 2, stage 2's GRPO on repeated words, a screen: if s2-rep-s1 scores +0.010 or more over s2-84-s1 at 25 words
 #     on validation (paired) and 0.99 or more at 10 words, the next batch runs the pair at draws 1 and 3, where
 #     stage-2.yaml's GRPO would take --repeated_fraction 0.5 and its 84 steps (no promotion) on a two-draw rule;
-#     otherwise the record says so and stage 2's help stays the lever. Reported: s2-84-s1 against s2-7m-s1 (what
+#     otherwise the record says so and stage 2's help stays the lever. Reported: both on the repeat stress test
+#     (chain-a's stage 2 there: 0.966 as drawn, 0.803 with a phrase repeated, CPU), s2-84-s1 against s2-7m-s1 (what
 #     stopping at promotion costs or saves), and each GRPO's zero-variance fraction.
 #   item 2, profile: no rule, a measurement: it says where a help's step goes, and so what could cut the chain's
 #     minutes without changing what it trains; a change it suggests gets its own sweep and rule.
@@ -137,13 +139,27 @@ stage2_arm() {
   (back() { :; }; chain_stage $name 2 $LAB/runs/$name-help/final --supervised_help none "${!grpo}")
   score $name $LAB/runs/$name/final validation 1-2
 }
+# stress25 NAME ADAPTER: the repeat stress test at 25 words (results/grpo/repeat-stress/stress25: 128 validation pairs
+# as drawn and with a phrase repeated, rebuilt here by repeat_stress.py, which draws the same pairs: a folder a part,
+# so that two parts at once do not write one file), ADAPTER on both with its answers kept, into
+# scores/NAME-stress25-{plain,repeated}
+stress25() {
+  local v data=$LAB/stress25-$1
+  python3 scripts/analysis/repeat_stress.py --words 25 --n 128 --split validation --out $data > /dev/null
+  for v in plain repeated; do
+    python3 -m training.cli.evaluate --model $M --adapter $2 --stages 2 --n 128 --data $data/$v.jsonl \
+      --arithmetic false --baseline false --completions --out $LAB/results/scores/$1-stress25-$v 2>&1 |
+      grep "^| stage" | sed "s/^/$1 stress25 $v: /"
+  done
+}
 # stage2_grpo NAME FLAGS...: stage-2.yaml's GRPO from s2-7m-s1's help (once it exists) at draw 2's seeds, FLAGS over
-# it, scored at stages 1-2 (not brought back)
+# it, scored at stages 1-2 and on the repeat stress test at 25 words (not brought back)
 stage2_grpo() {
   local name=$1; shift
   wait_for $LAB/runs/s2-7m-s1-help/final/adapter_model.safetensors || return 1
   (back() { :; }; chain_stage $name 2 $LAB/runs/s2-7m-s1-help/final --supervised_help none "${DRAW2_GRPO[@]}" "$@")
   score $name $LAB/runs/$name/final validation 1-2
+  stress25 $name $LAB/runs/$name/final
 }
 ANNEAL=(--max_steps 1468 --max_train_minutes 12)  # the cosine's length at the steps the clock reaches; a guard
 ANNEAL_S1=("${ANNEAL[@]}" "${DRAW2_HELP[@]}")
