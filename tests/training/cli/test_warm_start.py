@@ -328,11 +328,14 @@ def test_a_long_identifier_share_makes_the_rows_identifiers_long_and_needs_an_id
         warm_start_tasks(WarmStartArguments(task="arithmetic", identifier_fraction="0.5", long_identifier_share="0.5"))
 
 
-def test_make_warm_start_profiles_the_steps_asked(tiny_model_dir, tmp_path, in_process):
+@pytest.mark.parametrize("steps, window", [(3, "2-2"), (2, "2-9")])
+def test_make_warm_start_profiles_the_steps_asked(tiny_model_dir, tmp_path, in_process, steps, window):
     """--profile_steps A-B: torch.profiler over optimizer steps A-B into profile.md beside the summary, the steps before
-    A timed unprofiled; a window the run ends inside (2-9 on a run of 2 steps) is written as far as it went."""
+    A timed unprofiled; the window closes at B (2-2, a step after it), or with the run if the run ends inside it (2-9
+    on a run of 2 steps): written as far as it went."""
     proc = _make_warm_start(
-        f"--task arithmetic --max_steps 2 --profile_steps 2-9 --output_dir {tmp_path}/run --results_dir {tmp_path}/res",
+        f"--task arithmetic --max_steps {steps} --profile_steps {window} --output_dir {tmp_path}/run "
+        f"--results_dir {tmp_path}/res",
         in_process,
     )
     assert "profiled steps 2-2:" in proc.stdout
