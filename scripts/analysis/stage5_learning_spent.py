@@ -22,6 +22,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT))  # run as a script from anywhere
 
+from scripts.analysis.stage6_lineage import trained_score  # noqa: E402  (a task's NW score in one eval.json)
 from scripts.summarize_runs import read_jsonl  # noqa: E402  (a JSON-lines file or its gzipped copy)
 
 GRPO = REPO_ROOT / "results" / "grpo"
@@ -54,12 +55,6 @@ def learning_rate_spent(run: Path) -> float:
     return statistics.fmean(rates) * steps / UNIT
 
 
-def nw_score(scores: Path, task: str) -> float | None:
-    """The NW score of ``task`` (e.g. stage-5) in a scores folder's eval.json; None if it was not scored there."""
-    rows = json.loads((scores / "eval.json").read_text())["rows"]
-    return next((r["nw_score"] for r in rows if r["task"] == task), None)
-
-
 def validation_scores(root: Path, batch_run: str) -> Path:
     """BATCH/RUN's validation scores folder: BATCH/scores/RUN-validation under ``root``."""
     batch, run = batch_run.split("/")
@@ -77,8 +72,10 @@ def table(root: Path = GRPO) -> list[dict]:
                 "schedule": schedule,
                 "run": run,
                 "learning_rate_spent": learning_rate_spent(root / run),
-                "stage5_200w": nw_score(validation_scores(root, run), "stage-5"),
-                "first_part_500w": nw_score(validation_scores(root, first_part), "stage-6") if first_part else None,
+                "stage5_200w": trained_score(validation_scores(root, run) / "eval.json", "stage-5"),
+                "first_part_500w": (
+                    trained_score(validation_scores(root, first_part) / "eval.json", "stage-6") if first_part else None
+                ),
                 "first_part": first_part,
             }
         )

@@ -254,17 +254,19 @@ ARMS = [
 SPLITS = ("validation", "test", "out_of_register")
 
 
+def trained_score(eval_json: Path, task: str) -> float | None:
+    """The trained adapter's NW score of ``task`` (e.g. stage-6) in one eval.json; None where it has no such row."""
+    rows = json.loads(eval_json.read_text())["rows"]
+    return next((r["nw_score"] for r in rows if r["task"] == task and r.get("label", "trained") == "trained"), None)
+
+
 def stage6_score(batch: int, folder: str | tuple[int, str]) -> float | None:
     """The 500-word (stage-6) NW score of one committed evaluation, None where it has none; ``folder`` is a score
     folder of the arm's batch, or (batch, folder) for one that a later batch scored."""
     if isinstance(folder, tuple):
         batch, folder = folder
     path = GRPO / f"batch-{batch}" / "scores" / folder / "eval.json"
-    if not path.exists():
-        return None
-    rows = json.loads(path.read_text())["rows"]
-    found = [r["nw_score"] for r in rows if r["task"] == "stage-6" and r.get("label", "trained") == "trained"]
-    return found[0] if found else None
+    return trained_score(path, "stage-6") if path.exists() else None
 
 
 def table() -> tuple[list[dict], dict[str, dict[str, list[float]]]]:
