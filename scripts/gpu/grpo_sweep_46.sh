@@ -139,27 +139,15 @@ stage2_arm() {
   (back() { :; }; chain_stage $name 2 $LAB/runs/$name-help/final --supervised_help none "${!grpo}")
   score $name $LAB/runs/$name/final validation 1-2
 }
-# stress25 NAME ADAPTER: the repeat stress test at 25 words (results/grpo/repeat-stress/stress25: 128 validation pairs
-# as drawn and with a phrase repeated, rebuilt here by repeat_stress.py, which draws the same pairs: a folder a part,
-# so that two parts at once do not write one file), ADAPTER on both with its answers kept, into
-# scores/NAME-stress25-{plain,repeated}
-stress25() {
-  local v data=$LAB/stress25-$1
-  python3 scripts/analysis/repeat_stress.py --words 25 --n 128 --split validation --out $data > /dev/null
-  for v in plain repeated; do
-    python3 -m training.cli.evaluate --model $M --adapter $2 --stages 2 --n 128 --data $data/$v.jsonl \
-      --arithmetic false --baseline false --completions --out $LAB/results/scores/$1-stress25-$v 2>&1 |
-      grep "^| stage" | sed "s/^/$1 stress25 $v: /"
-  done
-}
 # stage2_grpo NAME FLAGS...: stage-2.yaml's GRPO from s2-7m-s1's help (once it exists) at draw 2's seeds, FLAGS over
-# it, scored at stages 1-2 and on the repeat stress test at 25 words (not brought back)
+# it, scored at stages 1-2 and on the repeat stress test at 25 words (setup.sh's stress_score: the 128 pairs of
+# results/grpo/repeat-stress/stress25, rebuilt here) (not brought back)
 stage2_grpo() {
   local name=$1; shift
   wait_for $LAB/runs/s2-7m-s1-help/final/adapter_model.safetensors || return 1
   (back() { :; }; chain_stage $name 2 $LAB/runs/s2-7m-s1-help/final --supervised_help none "${DRAW2_GRPO[@]}" "$@")
   score $name $LAB/runs/$name/final validation 1-2
-  stress25 $name $LAB/runs/$name/final
+  stress_score $name $LAB/runs/$name/final 25 2
 }
 ANNEAL=(--max_steps 1468 --max_train_minutes 12)  # the cosine's length at the steps the clock reaches; a guard
 ANNEAL_S1=("${ANNEAL[@]}" "${DRAW2_HELP[@]}")
