@@ -129,25 +129,29 @@ L5W=$LAB/carry/l5-wsd-s6a               # batch 45's stage-6 first part from l5-
 S1=$LAB/carry/chain-stage-1             # batch 32's chain stage 1 (bf16)
 DRAW2_HELP=(--seed 1 --problem_seed 1)
 DRAW2_GRPO=(--seed 1 --data_seed_problems 1)
+# stage2_grpo NAME HELP FLAGS...: stage-2.yaml's GRPO from runs/HELP/final (once it exists) into runs/NAME, FLAGS
+# over it, scored at stages 1-2 (not brought back)
+stage2_grpo() {
+  local name=$1 help=$2; shift 2
+  wait_for $LAB/runs/$help/final/adapter_model.safetensors || return 1
+  (back() { :; }; chain_stage $name 2 $LAB/runs/$help/final --supervised_help none "$@")
+  score $name $LAB/runs/$name/final validation 1-2
+}
 # stage2_arm NAME HELP_FLAGS GRPO_FLAGS: stage 2's help (sft-stage-2-help-7m, its 7-minute clock unless HELP_FLAGS
-# say otherwise) from S1 into runs/NAME-help, then stage-2.yaml's GRPO from it into runs/NAME, scored at stages 1-2
-# (neither adapter back). HELP_FLAGS and GRPO_FLAGS: the names of bash arrays.
+# say otherwise) from S1 into runs/NAME-help, then stage2_grpo from it (neither adapter back). HELP_FLAGS and
+# GRPO_FLAGS: the names of bash arrays.
 stage2_arm() {
   local name=$1 help="$2[@]" grpo="$3[@]"
   wait_for $S1/adapter_model.safetensors || return 1
   NO_BACK=1 help_alone $name-help sft-stage-2-help-7m $S1 12 --max_train_minutes 7 "${!help}"
-  (back() { :; }; chain_stage $name 2 $LAB/runs/$name-help/final --supervised_help none "${!grpo}")
-  score $name $LAB/runs/$name/final validation 1-2
+  stage2_grpo $name $name-help "${!grpo}"
 }
-# stage2_grpo NAME FLAGS...: stage-2.yaml's GRPO from s2-7m-s1's help (once it exists) at draw 2's seeds, FLAGS over
-# it, scored at stages 1-2 and on the repeat stress test at 25 words (setup.sh's stress_score: the 128 pairs of
-# results/grpo/repeat-stress/stress25, rebuilt here) (not brought back)
-stage2_grpo() {
+# repeat_screen NAME FLAGS...: the screen's arms: stage2_grpo from s2-7m-s1's help at draw 2's seeds, FLAGS over it,
+# then the repeat stress test at 25 words (setup.sh's stress_score: the 128 pairs of
+# results/grpo/repeat-stress/stress25, rebuilt here)
+repeat_screen() {
   local name=$1; shift
-  wait_for $LAB/runs/s2-7m-s1-help/final/adapter_model.safetensors || return 1
-  (back() { :; }; chain_stage $name 2 $LAB/runs/s2-7m-s1-help/final --supervised_help none "${DRAW2_GRPO[@]}" "$@")
-  score $name $LAB/runs/$name/final validation 1-2
-  stress_score $name $LAB/runs/$name/final 25 2
+  stage2_grpo $name s2-7m-s1-help "${DRAW2_GRPO[@]}" "$@" && stress_score $name $LAB/runs/$name/final 25 2
 }
 ANNEAL=(--max_steps 1468 --max_train_minutes 12)  # the cosine's length at the steps the clock reaches; a guard
 ANNEAL_S1=("${ANNEAL[@]}" "${DRAW2_HELP[@]}")
@@ -166,8 +170,8 @@ case ${PART:?set PART=NAME or NAME-score, a part named in the header, or bg or w
   s2-an) stage2_arm s2-an ANNEAL NONE ;;
   s2-an-s1) stage2_arm s2-an-s1 ANNEAL_S1 DRAW2_GRPO ;;
   s2-7m-s1) stage2_arm s2-7m-s1 DRAW2_HELP DRAW2_GRPO ;;
-  s2-84-s1) stage2_grpo s2-84-s1 --promotion_every 1000 ;;
-  s2-rep-s1) stage2_grpo s2-rep-s1 --promotion_every 1000 --repeated_fraction 0.5 ;;
+  s2-84-s1) repeat_screen s2-84-s1 --promotion_every 1000 ;;
+  s2-rep-s1) repeat_screen s2-rep-s1 --promotion_every 1000 --repeated_fraction 0.5 ;;
   profile) wait_for $L5W/adapter_model.safetensors || exit 1
     for recipe in sft-stage-3-help-steps sft-stage-5-help-long-texts sft-stage-6-help-identifiers; do
       NO_BACK=1 help_alone profile-${recipe#sft-} $recipe $L5W 5 --max_steps 60 --problems 960 --profile_steps 41-50
